@@ -1,0 +1,159 @@
+"""Italian analysis, one definition for index and query time (index_schema/analyzers.toml).
+
+Tantivy does the tokenizing, stopwords, Snowball stemming and folding natively; the only step
+done in Python is the apostrophe-accent char filter (`facolta'` -> `facoltà`), because Normattiva
+and older texts write accents that way and Snowball Italian needs the accent to stem `-ità`.
+The filter is byte-length preserving (`a'` and `à` are both two UTF-8 bytes), so highlight
+offsets computed on filtered text apply unchanged to the original.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from pathlib import Path
+
+import tantivy
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "index_schema"
+
+_ACCENT = {"a": "à", "e": "è", "i": "ì", "o": "ò", "u": "ù", "A": "À", "E": "È", "I": "Ì", "O": "Ò", "U": "Ù"}
+_UNACCENT = {v: k for k, v in _ACCENT.items()} | {"é": "e", "É": "E", "á": "a", "í": "i", "ó": "o", "ú": "u"}
+# A vowel that ends a word, followed by an apostrophe that is not followed by a letter:
+# "facolta'", "E' ", "perche',". "dell'arte" is an elision (a letter follows) and is left alone.
+_APOSTROPHE_ACCENT = re.compile(r"(?<=\w)([aeiouAEIOU])'(?!\w)|\b([eE])'(?!\w)")
+# Same with the typographic apostrophe (3 bytes): pad with two spaces to keep the byte length.
+_TYPO_APOSTROPHE_ACCENT = re.compile(r"(?<=\w)([aeiouAEIOU])\u2019(?!\w)")
+
+
+def _sub_accent(m: re.Match[str]) -> str:
+    return _ACCENT[m.group(1) or m.group(2)]
+
+
+def apostrophe_accent(text: str) -> str:
+    """Turn apostrophe-accents into real accents, preserving UTF-8 byte length."""
+    if "'" in text:
+        text = _APOSTROPHE_ACCENT.sub(_sub_accent, text)
+    if "\u2019" in text:
+        text = _TYPO_APOSTROPHE_ACCENT.sub(lambda m: _ACCENT[m.group(1)] + "  ", text)
+    return text
+
+
+CHAR_FILTERS = {"apostrophe_accent": apostrophe_accent}
+
+
+@functools.cache
+def analyzer_specs() -> dict:
+    with open(SCHEMA_DIR / "analyzers.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+@functools.cache
+def stopwords(file: str = "stopwords_it.txt") -> tuple[str, ...]:
+    words = []
+    for line in (SCHEMA_DIR / file).read_text(encoding="utf-8").splitlines():
+        word = line.split("#", 1)[0].strip().lower()
+        if word:
+            words.append(word)
+    return tuple(words)
+
+
+def build_tantivy_analyzer(name: str, *, disable: frozenset[str] = frozenset()) -> tantivy.TextAnalyzer:
+    """Build the named analyzer; `disable` drops filters by kind (used by ranking ablations)."""
+    spec = analyzer_specs()[name]
+    tok = spec["tokenizer"]
+    if tok["kind"] != "regex":
+        raise ValueError(f"unsupported tokenizer {tok['kind']!r}")
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(tok["pattern"]))
+    for f in spec["filters"]:
+        kind = f["kind"]
+        if kind in disable:
+            continue
+        if kind == "lowercase":
+            builder = builder.filter(tantivy.Filter.lowercase())
+        elif kind == "remove_long":
+            builder = builder.filter(tantivy.Filter.remove_long(int(f["max_bytes"])))
+        elif kind == "stopwords":
+            builder = builder.filter(tantivy.Filter.custom_stopword(list(stopwords(f["file"]))))
+        elif kind == "stemmer":
+            builder = builder.filter(tantivy.Filter.stemmer(f["language"]))
+        elif kind == "ascii_fold":
+            builder = builder.filter(tantivy.Filter.ascii_fold())
+        else:
+            raise ValueError(f"unsupported filter {kind!r} in analyzer {name!r}")
+    return builder.build()
+
+
+def char_filter(name: str, text: str, *, disable: frozenset[str] = frozenset()) -> str:
+    for cf in analyzer_specs()[name].get("char_filters", []):
+        if cf not in disable:
+            text = CHAR_FILTERS[cf](text)
+    return text
+
+
+class Analyzer:
+    """Python-side view of an analyzer: the same pipeline tantivy runs, for query building."""
+
+    _WORD = re.compile(r"\w+")
+
+    def __init__(self, name: str = "it_legal", *, disable: frozenset[str] = frozenset()) -> None:
+        self.name = name
+        self.disable = disable
+        self._tantivy = build_tantivy_analyzer(name, disable=disable)
+        self._cache: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def tantivy(self) -> tantivy.TextAnalyzer:
+        return self._tantivy
+
+    def prepare(self, text: str) -> str:
+        return char_filter(self.name, text, disable=self.disable)
+
+    def analyze(self, text: str) -> list[str]:
+        return list(self._tantivy.analyze(self.prepare(text)))
+
+    def word_tokens(self, text: str) -> list[tuple[int, str]]:
+        """(position, token) pairs as tantivy indexes them: stopwords leave a gap in positions."""
+        out = []
+        for pos, m in enumerate(self._WORD.finditer(self.prepare(text))):
+            toks = self._analyze_word(m.group(0))
+            if toks:
+                out.append((pos, toks[0]))
+        return out
+
+    def _analyze_word(self, word: str) -> tuple[str, ...]:
+        hit = self._cache.get(word)
+        if hit is None:
+            hit = tuple(self._tantivy.analyze(word))
+            if len(self._cache) < 100_000:
+                self._cache[word] = hit
+        return hit
+
+    def term_variants(self, word: str) -> list[str]:
+        """Index terms a query word should match.
+
+        A user who types `responsabilita` means `responsabilità`; Snowball stems the two
+        differently (the `-ità` rule needs the accent), so an unaccented final vowel also
+        tries its accented form. Words that are stopwords give [].
+        """
+        base = self._analyze_word(word)
+        if not base:
+            return []
+        variants = [base[0]]
+        if (
+            "stemmer" not in self.disable
+            and "apostrophe_accent" not in self.disable
+            and len(word) >= 4
+            and word[-1] in "aeiouAEIOU"
+            and word.isalpha()
+        ):
+            other = self._analyze_word(word[:-1] + _ACCENT[word[-1]])
+            if other and other[0] not in variants:
+                variants.append(other[0])
+        elif "stemmer" not in self.disable and len(word) >= 4 and word[-1] in _UNACCENT:
+            # and the other way round: texts that lost their accents still match
+            other = self._analyze_word(word[:-1] + _UNACCENT[word[-1]])
+            if other and other[0] not in variants:
+                variants.append(other[0])
+        return variants

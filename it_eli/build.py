@@ -1,0 +1,56 @@
+"""Index-build orchestration shared by `it-eli index build` and the server's first-use build."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .decisions import BuildReport, build_index
+from .errors import InvalidArg, ItEliError, UpstreamUnavailable
+from .http import download_to_file
+
+log = logging.getLogger(__name__)
+
+DEFAULT_ARCHIVES = ("P_json1956_1980.zip", "P_json1981_2000.zip", "P_json2001_oggi.zip")
+
+
+def default_source_urls(settings) -> list[str]:
+    base = settings.cortecost_opendata_url
+    if not base.endswith("/"):
+        base += "/"
+    return [base + name for name in DEFAULT_ARCHIVES]
+
+
+async def resolve_sources(app, sources: list[str] | None) -> list[Path]:
+    """Local paths as they are; http(s) URLs downloaded (allow-listed) under IT_ELI_HOME/downloads."""
+    wanted = sources or default_source_urls(app.settings)
+    paths: list[Path] = []
+    failures: list[str] = []
+    for src in wanted:
+        if src.startswith(("http://", "https://")):
+            name = Path(urlsplit(src).path).name or "archive.zip"
+            dest = app.settings.home / "downloads" / name
+            try:
+                await download_to_file(app.http, src, dest, what=f"Court open data {name}")
+            except ItEliError as exc:
+                failures.append(f"{src}: {exc.message}")
+                continue
+            paths.append(dest)
+        else:
+            p = Path(src).expanduser()
+            if not p.exists():
+                raise InvalidArg(f"source {src!r} does not exist", valid="a local .zip/.json file or directory, or an http(s) URL")
+            paths.append(p)
+    if failures and not paths:
+        raise UpstreamUnavailable("could not download the Court's open data: " + "; ".join(failures))
+    if failures:
+        log.warning("some sources could not be downloaded: %s", "; ".join(failures))
+    return paths
+
+
+async def build_from_sources(app, sources: list[str] | None, progress: Callable[[int, str], None] | None = None) -> BuildReport:
+    paths = await resolve_sources(app, sources)
+    return await asyncio.to_thread(build_index, app.settings, paths, progress=progress)

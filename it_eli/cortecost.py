@@ -1,0 +1,255 @@
+"""Constitutional Court open data: streaming reader of the published archives.
+
+The Court publishes zip-of-zips (`P_json2001_oggi.zip` -> `Cc_Opendata_Pronunce_<YYYY>_json.zip`
+-> `Cc_Opendata_Pronunce_<YYYY>.json` = {"elenco_pronunce": [...]}), in cp1252/latin-1 or UTF-8,
+with HTML entities (`&#13;`) and dd/mm/yyyy dates. Records are yielded one year at a time, so
+memory holds at most one year's JSON whatever the size of the archive. Anything unreadable is
+counted with its reason in a `SourceReport`, never raised mid-build.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import zipfile
+from collections import Counter
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import IO
+
+import msgspec
+
+# Limits against hostile archives.
+MAX_DEPTH = 4
+MAX_MEMBER_BYTES = 512 * 1024 * 1024  # one decompressed member (a year's JSON is tens of MB)
+MAX_RATIO = 200  # decompressed/compressed beyond this for a big member: a zip bomb
+MIN_BOMB_CHECK = 8 * 1024 * 1024
+FIRST_YEAR = 1956
+
+_ECLI = re.compile(r"^ECLI:IT:COST:(\d{4}):(\d{1,5})$")
+_DATE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*$")
+_ISO = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
+
+
+class Decision(msgspec.Struct, frozen=True, kw_only=True):
+    ecli: str
+    anno: int
+    numero: int
+    tipologia: str  # 'S' sentenza, 'O' ordinanza, other letters as the Court writes them
+    data_decisione: str | None = None
+    data_deposito: str | None = None
+    presidente: str = ""
+    relatore: str = ""
+    redattore: str = ""
+    collegio: str = ""
+    epigrafe: str = ""
+    testo: str = ""
+    dispositivo: str = ""
+
+
+class SourceReport(msgspec.Struct, kw_only=True):
+    source: str
+    records: int = 0
+    rejected: dict[str, int] = msgspec.field(default_factory=dict)
+    errors: list[str] = msgspec.field(default_factory=list)
+    members: int = 0
+
+    def reject(self, reason: str) -> None:
+        self.rejected[reason] = self.rejected.get(reason, 0) + 1
+
+
+def decode_bytes(data: bytes) -> str:
+    """UTF-8 when it is valid (newer files), else cp1252 (older ones), else latin-1."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def clean_text(value: object) -> str:
+    if value is None:
+        return ""
+    text = html.unescape(str(value))
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = re.sub(r"[ \t\u00a0]+", " ", text)
+    text = re.sub(r" *\n *", "\n", text)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip()
+
+
+def iso_date(value: object) -> str | None:
+    if not value:
+        return None
+    s = str(value)
+    m = _DATE.match(s)
+    if m:
+        d, mth, y = (int(g) for g in m.groups())
+    else:
+        m = _ISO.match(s)
+        if not m:
+            return None
+        y, mth, d = (int(g) for g in m.groups())
+    try:
+        return date(y, mth, d).isoformat()
+    except ValueError:
+        return None
+
+
+_TYPE_WORDS = {"sentenza": "S", "ordinanza": "O", "decreto": "D"}
+
+
+def normalise_record(raw: dict, report: SourceReport) -> Decision | None:
+    """One Court record -> Decision, or None (counted) when it lacks year or number."""
+    if not isinstance(raw, dict):
+        report.reject("record is not an object")
+        return None
+    anno_raw = str(raw.get("anno_pronuncia") or "").strip()
+    numero_raw = str(raw.get("numero_pronuncia") or "").strip()
+    ecli_raw = str(raw.get("ecli") or "").strip().upper()
+    m = _ECLI.match(ecli_raw)
+    if (not anno_raw or not numero_raw) and m:
+        anno_raw, numero_raw = anno_raw or m.group(1), numero_raw or m.group(2)
+    if not anno_raw.isdigit() or not numero_raw.isdigit():
+        report.reject("missing or non-numeric year/number")
+        return None
+    anno, numero = int(anno_raw), int(numero_raw)
+    if not (FIRST_YEAR <= anno <= date.today().year + 1) or numero <= 0:
+        report.reject("year or number out of range")
+        return None
+    ecli = ecli_raw if m and int(m.group(1)) == anno and int(m.group(2)) == numero else f"ECLI:IT:COST:{anno}:{numero}"
+    tip = str(raw.get("tipologia_pronuncia") or raw.get("decision_type") or "").strip()
+    tip = _TYPE_WORDS.get(tip.lower(), tip[:1].upper() if tip else "?")
+    return Decision(
+        ecli=ecli,
+        anno=anno,
+        numero=numero,
+        tipologia=tip,
+        data_decisione=iso_date(raw.get("data_decisione")),
+        data_deposito=iso_date(raw.get("data_deposito")),
+        presidente=clean_text(raw.get("presidente")),
+        relatore=clean_text(raw.get("relatore_pronuncia")),
+        redattore=clean_text(raw.get("redattore_pronuncia")),
+        collegio=clean_text(raw.get("collegio")),
+        epigrafe=clean_text(raw.get("epigrafe")),
+        testo=clean_text(raw.get("testo")),
+        dispositivo=clean_text(raw.get("dispositivo")),
+    )
+
+
+def records_from_json(data: bytes, report: SourceReport, name: str) -> Iterator[Decision]:
+    try:
+        doc = json.loads(decode_bytes(data))
+    except (ValueError, RecursionError) as exc:
+        report.errors.append(f"{name}: not JSON ({str(exc)[:80]})")
+        return
+    if isinstance(doc, dict) and "elenco_pronunce" in doc:
+        items = doc["elenco_pronunce"]
+    elif isinstance(doc, list):
+        items = doc
+    elif isinstance(doc, dict) and ("numero_pronuncia" in doc or "ecli" in doc):
+        items = [doc]
+    else:
+        report.errors.append(f"{name}: JSON without 'elenco_pronunce'")
+        return
+    if not isinstance(items, list):
+        report.errors.append(f"{name}: 'elenco_pronunce' is not a list")
+        return
+    del doc
+    for raw in items:
+        rec = normalise_record(raw, report)
+        if rec is not None:
+            report.records += 1
+            yield rec
+
+
+def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, report: SourceReport, name: str) -> bytes | None:
+    if info.file_size > MAX_MEMBER_BYTES:
+        report.errors.append(f"{name}: declared size {info.file_size} exceeds the {MAX_MEMBER_BYTES}-byte limit")
+        return None
+    if info.file_size > MIN_BOMB_CHECK and info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
+        report.errors.append(f"{name}: compression ratio {info.file_size // info.compress_size}:1 looks like a zip bomb")
+        return None
+    out = bytearray()
+    try:
+        with zf.open(info) as fh:
+            while True:
+                chunk = fh.read(1 << 20)
+                if not chunk:
+                    break
+                out += chunk
+                if len(out) > MAX_MEMBER_BYTES or len(out) > max(info.file_size, 1) * 1.01 + 1024:
+                    report.errors.append(f"{name}: decompresses beyond its declared size (zip bomb?)")
+                    return None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
+        report.errors.append(f"{name}: corrupt member ({str(exc)[:80]})")
+        return None
+    return bytes(out)
+
+
+def _walk_zip(fileobj: IO[bytes], report: SourceReport, label: str, depth: int) -> Iterator[Decision]:
+    if depth > MAX_DEPTH:
+        report.errors.append(f"{label}: archives nested deeper than {MAX_DEPTH}")
+        return
+    try:
+        zf = zipfile.ZipFile(fileobj)
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        report.errors.append(f"{label}: corrupt zip ({str(exc)[:80]})")
+        return
+    with zf:
+        for info in sorted(zf.infolist(), key=lambda i: i.filename):
+            if info.is_dir():
+                continue
+            name = f"{label}!{info.filename}"
+            lower = info.filename.lower()
+            if lower.endswith(".zip"):
+                data = _read_member(zf, info, report, name)
+                if data is not None:
+                    report.members += 1
+                    yield from _walk_zip(io.BytesIO(data), report, name, depth + 1)
+            elif lower.endswith(".json"):
+                data = _read_member(zf, info, report, name)
+                if data is not None:
+                    report.members += 1
+                    yield from records_from_json(data, report, name)
+            else:
+                report.reject("archive member that is not JSON or zip (skipped)")
+
+
+def iter_source(path: Path, report: SourceReport) -> Iterator[Decision]:
+    """Decisions from a local zip (any nesting), a JSON file, or a directory of those."""
+    if path.is_dir():
+        for child in sorted(path.rglob("*")):
+            if child.is_file() and child.suffix.lower() in (".zip", ".json"):
+                yield from iter_source(child, report)
+        return
+    if not path.exists():
+        report.errors.append(f"{path}: no such file")
+        return
+    if path.suffix.lower() == ".json" or not zipfile.is_zipfile(path):
+        if path.suffix.lower() != ".json":
+            report.errors.append(f"{path}: neither a zip archive nor a .json file")
+            return
+        if path.stat().st_size > MAX_MEMBER_BYTES:
+            report.errors.append(f"{path}: larger than {MAX_MEMBER_BYTES} bytes")
+            return
+        report.members += 1
+        yield from records_from_json(path.read_bytes(), report, str(path))
+        return
+    with open(path, "rb") as fh:
+        yield from _walk_zip(fh, report, path.name, 1)
+
+
+def summarize_rejections(reports: list[SourceReport]) -> dict[str, int]:
+    total: Counter[str] = Counter()
+    for r in reports:
+        total.update(r.rejected)
+    return dict(total)

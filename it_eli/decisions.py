@@ -1,0 +1,647 @@
+"""The Constitutional Court index: build (streaming, atomic swap) and search.
+
+Search goes through it_eli.query (never Tantivy's string parser), ranks with BM25 over the
+decision's parts with the boosts of index_schema/decisions.toml, filters with range/term
+queries on fast fields, counts facets with Tantivy aggregations, and cuts a highlighted snippet
+from whichever part matched (ordinanze keep their reasoning in `epigrafe`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+import tantivy
+
+from . import __version__
+from .analysis import Analyzer
+from .config import Settings
+from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
+from .errors import IndexMissing, InvalidArg, NotFound, QueryError
+from .indexdir import IndexDir
+from .query import QueryCompiler, parse_query
+from .schema import create_index, load_index_def, open_index, write_meta
+
+log = logging.getLogger(__name__)
+
+DEFN_NAME = "decisions"
+PROVENANCE = (
+    "Corte costituzionale, open data (dati.cortecostituzionale.it), licence CC BY-SA 3.0; "
+    "attribution: Corte costituzionale"
+)
+TYPE_NAMES = {"S": "sentenza", "O": "ordinanza", "D": "decreto"}
+TYPE_ABBR = {"S": "sent.", "O": "ord.", "D": "decr."}
+_ECLI_RE = re.compile(r"^ECLI:IT:COST:(\d{4}):(\d{1,5})$", re.I)
+
+
+def index_root(settings: Settings) -> Path:
+    return settings.home / "indexes" / DEFN_NAME
+
+
+def italian_citation(tipologia: str, numero: int, anno: int) -> str:
+    return f"Corte cost., {TYPE_ABBR.get(tipologia, 'pron.')} n. {numero}/{anno}"
+
+
+def public_url(ecli: str) -> str:
+    return f"https://www.cortecostituzionale.it/actionSchedaPronuncia.do?param_ecli={ecli}"
+
+
+# ---------------------------------------------------------------- contract
+
+class BuildReport(msgspec.Struct, kw_only=True):
+    """Outcome of one index build."""
+
+    indexed: int
+    duplicates: int
+    rejected: dict[str, int]
+    errors: list[str]
+    sources: list[str]
+    seconds: float
+    index_path: str
+    published: bool
+    schema_version: int
+    year_range: list[int] | None = None
+
+
+class Highlight(msgspec.Struct, frozen=True):
+    start: int
+    end: int
+
+
+class CaseHit(msgspec.Struct, kw_only=True):
+    ecli: str
+    citation: str = msgspec.field(name="citation")
+    anno: int
+    numero: int
+    tipologia: str
+    tipo: str
+    data_deposito: str | None
+    data_decisione: str | None
+    relatore: str
+    score: float
+    snippet: str
+    snippet_part: str | None
+    highlights: list[Highlight]
+    source_url: str
+
+
+class FacetBucket(msgspec.Struct, frozen=True):
+    value: str
+    count: int
+
+
+class CaseSearchResult(msgspec.Struct, kw_only=True):
+    """Ranked Constitutional Court decisions with facet counts."""
+
+    query: str
+    total: int
+    offset: int
+    limit: int
+    hits: list[CaseHit]
+    facets: dict[str, list[FacetBucket]]
+    relaxed_to_or: bool = False
+    notes: list[str] = msgspec.field(default_factory=list)
+    dataset_note: str = PROVENANCE
+
+
+class DecisionPart(msgspec.Struct, frozen=True):
+    part: Literal["epigrafe", "testo", "dispositivo"]
+    text: str
+    offset: int  # where this slice starts within the part
+    part_chars: int
+
+
+class DecisionText(msgspec.Struct, kw_only=True):
+    """A decision's full text by part, paged over the concatenation of the parts."""
+
+    ecli: str
+    citation: str
+    anno: int
+    numero: int
+    tipologia: str
+    tipo: str
+    data_decisione: str | None
+    data_deposito: str | None
+    presidente: str
+    relatore: str
+    redattore: str
+    collegio: str
+    parts: list[DecisionPart]
+    offset: int
+    total_chars: int
+    next_offset: int | None
+    source_url: str
+    dataset_note: str = PROVENANCE
+
+
+class RecentDecision(msgspec.Struct, kw_only=True):
+    ecli: str
+    citation: str
+    anno: int
+    numero: int
+    tipo: str
+    data_deposito: str | None
+    relatore: str
+    source_url: str
+
+
+class RecentResult(msgspec.Struct, kw_only=True):
+    decisions: list[RecentDecision]
+    dataset_note: str = PROVENANCE
+
+
+class CaseStats(msgspec.Struct, kw_only=True):
+    """What the local Constitutional Court index holds and where it came from."""
+
+    total: int
+    year_range: list[int] | None
+    by_type: dict[str, int]
+    built_at: str | None
+    sources: list[str]
+    schema_version: int
+    index_path: str
+    it_eli_version: str
+    provenance: str = PROVENANCE
+
+
+# ---------------------------------------------------------------- build
+
+def _document(d: Decision) -> tantivy.Document:
+    an = _analyzer()
+    src = msgspec.msgpack.encode(
+        {"epigrafe": d.epigrafe, "testo": d.testo, "dispositivo": d.dispositivo, "collegio": d.collegio}
+    )
+    doc = tantivy.Document(
+        ecli=d.ecli,
+        anno=d.anno,
+        numero=d.numero,
+        tipologia=d.tipologia,
+        data_deposito=d.data_deposito or "",
+        data_decisione=d.data_decisione or "",
+        relatore=d.relatore,
+        presidente=d.presidente,
+        redattore=d.redattore,
+        src=src,
+    )
+    for part in ("epigrafe", "testo", "dispositivo"):
+        text = getattr(d, part)
+        if text:
+            doc.add_text(part, an.prepare(text))
+    return doc
+
+
+_ANALYZERS: dict[str, Analyzer] = {}
+
+
+def _analyzer(name: str = "it_legal") -> Analyzer:
+    a = _ANALYZERS.get(name)
+    if a is None:
+        a = _ANALYZERS[name] = Analyzer(name)
+    return a
+
+
+def build_index(
+    settings: Settings,
+    sources: Iterable[Path],
+    *,
+    progress: Callable[[int, str], None] | None = None,
+    heap_bytes: int = 192_000_000,
+    threads: int = 2,
+) -> BuildReport:
+    """Index every decision of the given local sources into a new build, then swap it in."""
+    defn = load_index_def(DEFN_NAME)
+    idir = IndexDir(index_root(settings))
+    started = time.monotonic()
+    sources = [Path(s) for s in sources]
+    with idir.build_lock():
+        build = idir.new_build_dir()
+        index = create_index(build, defn)
+        writer = index.writer(heap_size=heap_bytes, num_threads=threads)
+        reports: list[SourceReport] = []
+        seen: set[str] = set()
+        duplicates = 0
+        years: list[int] = []
+        by_type: dict[str, int] = {}
+        count = 0
+        for src in sources:
+            report = SourceReport(source=str(src))
+            reports.append(report)
+            for d in iter_source(src, report):
+                if d.ecli in seen:
+                    duplicates += 1
+                    continue
+                seen.add(d.ecli)
+                writer.add_document(_document(d))
+                count += 1
+                years.append(d.anno) if not years else None
+                years[:] = [min(years[0], d.anno), max(years[-1], d.anno)] if years else [d.anno]
+                by_type[d.tipologia] = by_type.get(d.tipologia, 0) + 1
+                if progress and count % 250 == 0:
+                    progress(count, str(src))
+        errors = [e for r in reports for e in r.errors]
+        if count == 0:
+            writer.rollback()
+            del writer
+            idir.cleanup(keep=2)
+            return BuildReport(
+                indexed=0, duplicates=duplicates, rejected=summarize_rejections(reports),
+                errors=errors or ["no decisions found in the sources"], sources=[str(s) for s in sources],
+                seconds=round(time.monotonic() - started, 2), index_path=str(idir.current() or ""),
+                published=False, schema_version=defn.version,
+            )
+        writer.commit()
+        writer.wait_merging_threads()
+        year_range = [years[0], years[-1]]
+        write_meta(
+            build,
+            defn,
+            {
+                "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                "sources": [str(s) for s in sources],
+                "count": count,
+                "year_range": year_range,
+                "by_type": by_type,
+                "rejected": summarize_rejections(reports),
+                "errors": errors[:50],
+                "it_eli_version": __version__,
+            },
+        )
+        idir.publish(build)
+        idir.cleanup(keep=2)
+        if progress:
+            progress(count, "done")
+    return BuildReport(
+        indexed=count, duplicates=duplicates, rejected=summarize_rejections(reports), errors=errors,
+        sources=[str(s) for s in sources], seconds=round(time.monotonic() - started, 2), index_path=str(build),
+        published=True, schema_version=defn.version, year_range=year_range,
+    )
+
+
+# ---------------------------------------------------------------- search
+
+MAX_LIMIT = 50
+MAX_OFFSET = 10_000
+SNIPPET_CHARS = 240
+FIELD_ALIASES = {
+    "epigrafe": ["epigrafe"],
+    "testo": ["testo"],
+    "motivazione": ["testo"],
+    "dispositivo": ["dispositivo"],
+    "relatore": ["relatore"],
+    "presidente": ["presidente"],
+    "redattore": ["redattore"],
+}
+
+
+class DecisionIndex:
+    """A reader over the CURRENT build; switches to a newer build atomically when one appears."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.defn = load_index_def(DEFN_NAME)
+        self.idir = IndexDir(index_root(settings))
+        self._lock = threading.Lock()
+        self._token: str | None = None
+        self._index: tantivy.Index | None = None
+        self._meta: dict = {}
+        self._analyzers = {
+            "epigrafe": _analyzer(), "testo": _analyzer(), "dispositivo": _analyzer(),
+            "relatore": _analyzer("it_name"), "presidente": _analyzer("it_name"), "redattore": _analyzer("it_name"),
+        }
+
+    def exists(self) -> bool:
+        return self.idir.current() is not None
+
+    def _open(self) -> tuple[tantivy.Index, dict]:
+        token = self.idir.current_token()
+        with self._lock:
+            if self._index is None or token != self._token:
+                path = self.idir.current()
+                if path is None:
+                    raise IndexMissing(
+                        "the Constitutional Court index has not been built yet",
+                        valid="build it with `it-eli index build` (or `it-eli index build --source FILE.zip` offline)",
+                        command="it-eli index build",
+                    )
+                self._index, self._meta = open_index(path, self.defn)
+                self._token = token
+            return self._index, self._meta
+
+    def searcher(self) -> tuple[tantivy.Index, tantivy.Searcher, dict]:
+        index, meta = self._open()
+        return index, index.searcher(), meta
+
+    # -- filters
+    def _filters(self, index, anno, year_from, year_to, tipologia, relatore) -> list[tantivy.Query]:
+        schema = index.schema
+        out = []
+        this_year = dt.date.today().year
+        for label, value in (("anno", anno), ("year_from", year_from), ("year_to", year_to)):
+            if value is not None and not (1956 <= value <= this_year + 1):
+                raise InvalidArg(
+                    f"{label}={value} is outside the Court's case law",
+                    valid=f"a year from 1956 (the Court's first decisions) to {this_year}",
+                )
+        if anno is not None:
+            out.append(tantivy.Query.range_query(schema, "anno", tantivy.FieldType.Integer, anno, anno))
+        if year_from is not None or year_to is not None:
+            lo, hi = year_from or 1956, year_to or this_year + 1
+            if lo > hi:
+                raise InvalidArg(f"year_from {lo} is after year_to {hi}", valid="year_from <= year_to")
+            out.append(tantivy.Query.range_query(schema, "anno", tantivy.FieldType.Integer, lo, hi))
+        if tipologia:
+            code = normalise_tipologia(tipologia)
+            out.append(tantivy.Query.term_query(schema, "tipologia", code))
+        if relatore:
+            toks = self._analyzers["relatore"].analyze(relatore)
+            if not toks:
+                raise InvalidArg("relatore has no letters", valid="a judge's surname, e.g. 'Zagrebelsky'")
+            out.extend(tantivy.Query.term_query(schema, "relatore", t) for t in toks)
+        return out
+
+    def search(
+        self,
+        query: str,
+        *,
+        anno: int | None = None,
+        year_from: int | None = None,
+        year_to: int | None = None,
+        tipologia: str | None = None,
+        relatore: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> CaseSearchResult:
+        if not (1 <= limit <= MAX_LIMIT):
+            raise InvalidArg(f"limit={limit}", valid=f"an integer from 1 to {MAX_LIMIT}")
+        if not (0 <= offset <= MAX_OFFSET):
+            raise InvalidArg(f"offset={offset}", valid=f"an integer from 0 to {MAX_OFFSET}")
+        parsed = parse_query(query)
+        index, searcher, _ = self.searcher()
+        filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
+        relaxed = False
+        text_q, qc = self._compile(index, parsed.root, conjunction=True)
+        full = self._with_filters(text_q, filters)
+        result = searcher.search(full, limit=limit, offset=offset, count=True)
+        if result.count == 0 and parsed.plain_words >= 2:
+            text_q, qc = self._compile(index, parsed.root, conjunction=False)
+            full = self._with_filters(text_q, filters)
+            result = searcher.search(full, limit=limit, offset=offset, count=True)
+            relaxed = result.count > 0
+        hits = self._hits(index, searcher, text_q, result.hits)
+        facets = self._facets(searcher, full)
+        notes = list(parsed.notes)
+        if relaxed:
+            notes.append("no decision has all the words: showing decisions with any of them")
+        return CaseSearchResult(
+            query=query, total=result.count, offset=offset, limit=limit, hits=hits, facets=facets,
+            relaxed_to_or=relaxed, notes=notes,
+        )
+
+    def _compile(self, index, root, *, conjunction: bool):
+        qc = QueryCompiler(index.schema, self.defn.boosts, FIELD_ALIASES, self._analyzers, conjunction=conjunction)
+        q = qc.compile(root)
+        if q is None:
+            raise QueryError(
+                "the query has only stopwords or no searchable words",
+                valid="include at least one meaningful word (e.g. 'legittimità', 'referendum')",
+            )
+        return q, qc
+
+    @staticmethod
+    def _with_filters(q: tantivy.Query, filters: list[tantivy.Query]) -> tantivy.Query:
+        if not filters:
+            return q
+        clauses = [(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filters]
+        return tantivy.Query.boolean_query(clauses)
+
+    def _facets(self, searcher, query) -> dict[str, list[FacetBucket]]:
+        agg = searcher.aggregate(
+            query,
+            {"anno": {"terms": {"field": "anno", "size": 200}}, "tipologia": {"terms": {"field": "tipologia", "size": 10}}},
+        )
+        out = {}
+        for name in ("anno", "tipologia"):
+            buckets = agg.get(name, {}).get("buckets", [])
+            out[name] = [FacetBucket(value=str(b["key"]), count=int(b["doc_count"])) for b in buckets]
+        out["anno"].sort(key=lambda b: b.value, reverse=True)
+        return out
+
+    def _hits(self, index, searcher, text_q, raw_hits) -> list[CaseHit]:
+        if not raw_hits:
+            return []
+        schema = index.schema
+        gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, schema, p) for p in ("epigrafe", "testo", "dispositivo")}
+        for g in gens.values():
+            g.set_max_num_chars(SNIPPET_CHARS)
+        an = _analyzer()
+        hits = []
+        for score, addr in raw_hits:
+            doc = searcher.doc(addr)
+            f = doc.to_dict()
+            src = msgspec.msgpack.decode(f["src"][0])
+            snippet, part, highlights = _best_snippet(gens, src, an)
+            tip = f["tipologia"][0]
+            anno, numero = f["anno"][0], f["numero"][0]
+            ecli = f["ecli"][0]
+            hits.append(
+                CaseHit(
+                    ecli=ecli, citation=italian_citation(tip, numero, anno), anno=anno, numero=numero,
+                    tipologia=tip, tipo=TYPE_NAMES.get(tip, tip), data_deposito=f["data_deposito"][0] or None,
+                    data_decisione=f["data_decisione"][0] or None, relatore=f["relatore"][0] if f.get("relatore") else "",
+                    score=round(float(score), 4), snippet=snippet, snippet_part=part, highlights=highlights,
+                    source_url=public_url(ecli),
+                )
+            )
+        return hits
+
+    def _get_doc(self, ecli: str | None, anno: int | None, numero: int | None) -> dict:
+        index, searcher, _ = self.searcher()
+        if ecli:
+            q = tantivy.Query.term_query(index.schema, "ecli", ecli)
+        else:
+            q = tantivy.Query.boolean_query([
+                (tantivy.Occur.Must, tantivy.Query.range_query(index.schema, "anno", tantivy.FieldType.Integer, anno, anno)),
+                (tantivy.Occur.Must, tantivy.Query.range_query(index.schema, "numero", tantivy.FieldType.Integer, numero, numero)),
+            ])
+        res = searcher.search(q, limit=1)
+        if not res.hits:
+            what = ecli or f"n. {numero}/{anno}"
+            raise NotFound(
+                f"no Constitutional Court decision {what} in the local index",
+                valid="check the number and year with it_case_search; the index covers "
+                + _coverage(self._meta),
+            )
+        return searcher.doc(res.hits[0][1]).to_dict()
+
+    def get_decision(
+        self,
+        *,
+        ecli: str | None = None,
+        anno: int | str | None = None,
+        numero: int | str | None = None,
+        max_chars: int = 20_000,
+        offset: int = 0,
+    ) -> DecisionText:
+        ecli, anno, numero = validate_decision_ref(ecli, anno, numero)
+        budget = self.settings.max_answer_chars
+        if not (1 <= max_chars <= budget):
+            raise InvalidArg(f"max_chars={max_chars}", valid=f"an integer from 1 to {budget}")
+        if offset < 0:
+            raise InvalidArg(f"offset={offset}", valid="0 or a positive integer (use next_offset)")
+        f = self._get_doc(ecli, anno, numero)
+        src = msgspec.msgpack.decode(f["src"][0])
+        parts_all = [(p, src.get(p) or "") for p in ("epigrafe", "testo", "dispositivo")]
+        total = sum(len(t) for _, t in parts_all)
+        if offset > total:
+            raise InvalidArg(f"offset={offset} is past the end", valid=f"an offset from 0 to {total}")
+        window_start, window_end = offset, min(total, offset + max_chars)
+        parts: list[DecisionPart] = []
+        pos = 0
+        for name, text in parts_all:
+            start, end = pos, pos + len(text)
+            lo, hi = max(start, window_start), min(end, window_end)
+            if text and lo < hi:
+                parts.append(DecisionPart(part=name, text=text[lo - start : hi - start], offset=lo - start, part_chars=len(text)))
+            pos = end
+        tip = f["tipologia"][0]
+        a, n, e = f["anno"][0], f["numero"][0], f["ecli"][0]
+        return DecisionText(
+            ecli=e, citation=italian_citation(tip, n, a), anno=a, numero=n, tipologia=tip, tipo=TYPE_NAMES.get(tip, tip),
+            data_decisione=f["data_decisione"][0] or None, data_deposito=f["data_deposito"][0] or None,
+            presidente=_first(f, "presidente"), relatore=_first(f, "relatore"), redattore=_first(f, "redattore"),
+            collegio=src.get("collegio") or "", parts=parts, offset=offset, total_chars=total,
+            next_offset=window_end if window_end < total else None, source_url=public_url(e),
+        )
+
+    def recent(self, limit: int = 10) -> RecentResult:
+        if not (1 <= limit <= MAX_LIMIT):
+            raise InvalidArg(f"limit={limit}", valid=f"an integer from 1 to {MAX_LIMIT}")
+        index, searcher, _ = self.searcher()
+        res = searcher.search(tantivy.Query.all_query(), limit=limit, order_by_field="data_deposito", order=tantivy.Order.Desc)
+        out = []
+        for _, addr in res.hits:
+            f = searcher.doc(addr).to_dict()
+            tip = f["tipologia"][0]
+            a, n, e = f["anno"][0], f["numero"][0], f["ecli"][0]
+            out.append(RecentDecision(
+                ecli=e, citation=italian_citation(tip, n, a), anno=a, numero=n, tipo=TYPE_NAMES.get(tip, tip),
+                data_deposito=f["data_deposito"][0] or None, relatore=_first(f, "relatore"), source_url=public_url(e),
+            ))
+        return RecentResult(decisions=out)
+
+    def exists_decision(self, anno: int, numero: int) -> bool:
+        try:
+            self._get_doc(None, anno, numero)
+            return True
+        except NotFound:
+            return False
+
+    def stats(self) -> CaseStats:
+        index, searcher, meta = self.searcher()
+        agg = searcher.aggregate(tantivy.Query.all_query(), {"t": {"terms": {"field": "tipologia", "size": 10}}})
+        by_type = {TYPE_NAMES.get(b["key"], b["key"]): int(b["doc_count"]) for b in agg["t"]["buckets"]}
+        return CaseStats(
+            total=searcher.num_docs, year_range=meta.get("year_range"), by_type=by_type, built_at=meta.get("built_at"),
+            sources=meta.get("sources", []), schema_version=meta.get("schema_version", 0),
+            index_path=str(self.idir.current()), it_eli_version=__version__,
+        )
+
+
+def _first(f: dict, key: str) -> str:
+    v = f.get(key)
+    return v[0] if v else ""
+
+
+def _coverage(meta: dict) -> str:
+    yr = meta.get("year_range")
+    return f"{yr[0]}-{yr[1]}" if yr else "no years yet"
+
+
+def normalise_tipologia(value: str) -> str:
+    v = value.strip().lower().rstrip(".")
+    table = {"s": "S", "sent": "S", "sentenza": "S", "sentenze": "S", "o": "O", "ord": "O", "ordinanza": "O", "ordinanze": "O"}
+    if v not in table:
+        raise InvalidArg(f"tipologia={value!r}", valid="'sentenza' (S) or 'ordinanza' (O)")
+    return table[v]
+
+
+def _as_int(name: str, value: int | str | None) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise InvalidArg(f"{name}={value!r}", valid=f"{name} as an integer")
+    if isinstance(value, int):
+        return value
+    s = str(value).strip()
+    if not s.isdigit():
+        raise InvalidArg(f"{name}={value!r} is not a number", valid=f"{name} as an integer, e.g. 238")
+    return int(s)
+
+
+def validate_decision_ref(ecli, anno, numero) -> tuple[str | None, int | None, int | None]:
+    anno_i, numero_i = _as_int("anno", anno), _as_int("numero", numero)
+    if ecli:
+        m = _ECLI_RE.match(str(ecli).strip())
+        if not m:
+            raise InvalidArg(
+                f"ecli={str(ecli)[:80]!r} is not a Constitutional Court ECLI",
+                valid="ECLI:IT:COST:<year>:<number>, e.g. ECLI:IT:COST:2014:238",
+            )
+        e_anno, e_num = int(m.group(1)), int(m.group(2))
+        if (anno_i is not None and anno_i != e_anno) or (numero_i is not None and numero_i != e_num):
+            raise InvalidArg("ecli and anno/numero disagree", valid="give the ECLI alone, or anno and numero")
+        return f"ECLI:IT:COST:{e_anno}:{e_num}", None, None
+    if anno_i is None or numero_i is None:
+        raise InvalidArg("which decision?", valid="ecli (ECLI:IT:COST:2014:238) or both anno and numero")
+    this_year = dt.date.today().year
+    if not (1956 <= anno_i <= this_year + 1) or numero_i <= 0:
+        raise InvalidArg(f"anno={anno_i}, numero={numero_i}", valid=f"anno from 1956 to {this_year}, numero >= 1")
+    return None, anno_i, numero_i
+
+
+def _best_snippet(gens, src: dict, an: Analyzer) -> tuple[str, str | None, list[Highlight]]:
+    """The snippet of the part with most highlighted words, cut from the ORIGINAL text."""
+    best = None
+    for part, gen in gens.items():
+        original = src.get(part) or ""
+        if not original:
+            continue
+        prepared = an.prepare(original)
+        sn = gen.snippet_from_doc(tantivy.Document(**{part: prepared}))
+        hl = sn.highlighted()
+        if not hl:
+            continue
+        if best is None or len(hl) > best[0]:
+            best = (len(hl), part, original, sn)
+    if best is None:
+        for part in ("epigrafe", "testo", "dispositivo"):
+            text = src.get(part) or ""
+            if text:
+                cut = text[:SNIPPET_CHARS]
+                return (cut + ("…" if len(text) > SNIPPET_CHARS else "")), part, []
+        return "", None, []
+    _, part, original, sn = best
+    raw = original.encode("utf-8")
+    fr = sn.fragment_range()
+    # the generator works on the values joined and trimmed; our single value is trimmed already
+    frag = raw[fr.start : fr.end]
+    pieces, highlights, cursor, out_len = [], [], 0, 0
+    for h in sorted(sn.highlighted(), key=lambda r: r.start):
+        before = frag[cursor : h.start].decode("utf-8", "replace")
+        word = frag[h.start : h.end].decode("utf-8", "replace")
+        pieces.append(before)
+        out_len += len(before)
+        highlights.append(Highlight(start=out_len + 2, end=out_len + 2 + len(word)))
+        pieces.append(f"**{word}**")
+        out_len += len(word) + 4
+        cursor = h.end
+    pieces.append(frag[cursor:].decode("utf-8", "replace"))
+    text = "".join(pieces).replace("\n", " ")
+    return text, part, highlights

@@ -1,0 +1,322 @@
+"""The one HTTP layer every upstream goes through.
+
+One aiohttp session per server lifetime; per-host politeness throttle and circuit breaker;
+retries only for failures that can pass (connect errors, 429 with Retry-After, 502/503/504);
+a body size cap; every URL (redirects included) checked against the configured upstream hosts.
+Failures come out typed: `upstream_unavailable` never means "does not exist".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+import time
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import aiohttp
+import certifi
+import msgspec
+
+from . import __version__
+from .config import Settings
+from .errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = f"it_eli/{__version__} (+https://github.com/it-eli; legal research appliance)"
+RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
+MAX_REDIRECTS = 5
+MAX_RETRY_AFTER = 30.0
+
+
+class Response(msgspec.Struct, frozen=True):
+    status: int
+    url: str
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "").split(";")[0].strip().lower()
+
+    def text(self, default_encoding: str = "utf-8") -> str:
+        ct = self.headers.get("content-type", "")
+        enc = default_encoding
+        if "charset=" in ct:
+            enc = ct.split("charset=", 1)[1].split(";")[0].strip().strip('"') or default_encoding
+        try:
+            return self.body.decode(enc)
+        except (LookupError, UnicodeDecodeError):
+            return self.body.decode("cp1252", errors="replace")
+
+
+def host_key(url: str) -> str:
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return f"{(parts.hostname or '').lower()}:{port}"
+
+
+def check_url_allowed(url: str, allowed_hosts: frozenset[str]) -> str:
+    """Refuse any URL that is not plain http(s) on a configured upstream host."""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port
+    except ValueError:
+        raise InvalidArg(f"not a valid URL: {url[:200]!r}", valid="an http(s) URL of a configured upstream")
+    if parts.scheme not in ("http", "https"):
+        raise InvalidArg(f"URL scheme {parts.scheme!r} not allowed", valid="http or https")
+    if parts.username or parts.password or "@" in parts.netloc:
+        raise InvalidArg("URLs with user information are not allowed", valid="an http(s) URL without user@")
+    if host_key(url) not in allowed_hosts:
+        raise InvalidArg(
+            f"host {parts.hostname!r} is not an allowed upstream",
+            valid="one of: " + ", ".join(sorted(h.rsplit(":", 1)[0] for h in allowed_hosts)),
+        )
+    return url
+
+
+class _HostState:
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.last_request = 0.0
+        self.failures = 0
+        self.open_until = 0.0
+
+
+class HttpClient:
+    """Shared client. Create once per process (or per test) and `await close()`."""
+
+    CIRCUIT_THRESHOLD = 5
+    CIRCUIT_SECONDS = 60.0
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        throttle: Mapping[str, float] | None = None,
+        ssl_contexts: Mapping[str, ssl.SSLContext] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.allowed_hosts = settings.allowed_hosts
+        self._throttle = dict(throttle or {})
+        self._ssl_contexts = dict(ssl_contexts or {})
+        self._default_ssl = ssl.create_default_context(cafile=certifi.where())
+        self._hosts: dict[str, _HostState] = {}
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def session(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            # unsafe=True: keep cookies from IP-address hosts too (local test servers).
+            self._session = aiohttp.ClientSession(
+                cookie_jar=aiohttp.CookieJar(unsafe=True),
+                headers={"User-Agent": USER_AGENT},
+                auto_decompress=True,
+            )
+        return self._session
+
+    async def close(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+
+    async def __aenter__(self) -> HttpClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def set_ssl_context(self, host: str, ctx: ssl.SSLContext) -> None:
+        self._ssl_contexts[host] = ctx
+
+    def _state(self, key: str) -> _HostState:
+        st = self._hosts.get(key)
+        if st is None:
+            st = self._hosts[key] = _HostState()
+        return st
+
+    async def _wait_turn(self, key: str, st: _HostState) -> None:
+        interval = self._throttle.get(key.rsplit(":", 1)[0], self.settings.throttle_seconds)
+        now = time.monotonic()
+        wait = st.last_request + interval - now
+        if wait > 0:
+            await asyncio.sleep(wait)
+        st.last_request = time.monotonic()
+
+    def circuit_open(self, url: str) -> bool:
+        return self._state(host_key(url)).open_until > time.monotonic()
+
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, Any] | list[tuple[str, str]] | None = None,
+        data: Any = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+        not_found_statuses: frozenset[int] | tuple[int, ...] = (404, 410),
+        accept_statuses: frozenset[int] | tuple[int, ...] = (200,),
+        max_body: int | None = None,
+        timeout: float | None = None,
+        what: str = "",
+    ) -> Response:
+        """Do one logical request (with retries and redirects); return only accepted answers."""
+        check_url_allowed(url, self.allowed_hosts)
+        key = host_key(url)
+        st = self._state(key)
+        label = what or key
+        if st.open_until > time.monotonic():
+            raise UpstreamUnavailable(
+                f"{label}: too many recent failures, not retrying for a while",
+                host=key.rsplit(":", 1)[0],
+                retry_after_seconds=round(st.open_until - time.monotonic(), 1),
+            )
+        attempts = self.settings.http_retries + 1
+        last_error: Exception | None = None
+        for attempt in range(attempts):
+            try:
+                resp = await self._once(method, url, params, data, json, headers, max_body, timeout, st, key)
+            except _Retryable as exc:
+                last_error = exc
+                delay = exc.retry_after if exc.retry_after is not None else 0.5 * (2**attempt)
+                if attempt + 1 < attempts:
+                    log.info("%s: %s; retrying in %.1fs", label, exc, delay)
+                    await asyncio.sleep(min(delay, MAX_RETRY_AFTER))
+                    continue
+                break
+            if resp.status in accept_statuses:
+                st.failures = 0
+                return resp
+            if resp.status in not_found_statuses:
+                st.failures = 0
+                raise NotFound(f"{label}: the upstream says this does not exist (HTTP {resp.status})", url=resp.url)
+            self._record_failure(st)
+            raise UpstreamUnavailable(f"{label}: unexpected HTTP {resp.status}", status=resp.status, url=resp.url)
+        self._record_failure(st)
+        raise UpstreamUnavailable(f"{label}: {last_error}", url=url)
+
+    def _record_failure(self, st: _HostState) -> None:
+        st.failures += 1
+        if st.failures >= self.CIRCUIT_THRESHOLD:
+            st.open_until = time.monotonic() + self.CIRCUIT_SECONDS
+            st.failures = 0
+
+    async def _once(self, method, url, params, data, json, headers, max_body, timeout, st, key) -> Response:
+        limit = max_body or self.settings.max_body_bytes
+        client_timeout = aiohttp.ClientTimeout(total=timeout or self.settings.http_timeout)
+        current = url
+        for _ in range(MAX_REDIRECTS + 1):
+            check_url_allowed(current, self.allowed_hosts)
+            ssl_ctx = self._ssl_contexts.get(urlsplit(current).hostname or "", self._default_ssl)
+            async with st.lock:
+                await self._wait_turn(key, st)
+            try:
+                async with self.session.request(
+                    method,
+                    current,
+                    params=params,
+                    data=data,
+                    json=json,
+                    headers=headers,
+                    allow_redirects=False,
+                    timeout=client_timeout,
+                    ssl=ssl_ctx if current.startswith("https") else None,
+                ) as r:
+                    if r.status in (301, 302, 303, 307, 308) and "Location" in r.headers:
+                        nxt = urljoin(str(r.url), r.headers["Location"])
+                        check_url_allowed(nxt, self.allowed_hosts)
+                        if r.status == 303 or (r.status in (301, 302) and method == "POST"):
+                            method, data, json = "GET", None, None
+                        current, params = nxt, None
+                        key = host_key(current)
+                        st = self._state(key)
+                        continue
+                    if r.status in RETRYABLE_STATUSES:
+                        raise _Retryable(f"HTTP {r.status}", _retry_after(r.headers.get("Retry-After")))
+                    body = await _read_capped(r, limit)
+                    return Response(
+                        status=r.status,
+                        url=str(r.url),
+                        headers={k.lower(): v for k, v in r.headers.items()},
+                        body=body,
+                    )
+            except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError, asyncio.TimeoutError) as exc:
+                if isinstance(exc, asyncio.TimeoutError):
+                    raise _Retryable(f"timed out after {client_timeout.total}s", None)
+                raise _Retryable(f"connection failed: {type(exc).__name__}: {exc}", None)
+        raise UpstreamChanged(f"too many redirects from {url}")
+
+
+class _Retryable(Exception):
+    def __init__(self, message: str, retry_after: float | None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, min(float(value.strip()), MAX_RETRY_AFTER))
+    except ValueError:
+        return None
+
+
+async def _read_capped(r: aiohttp.ClientResponse, limit: int) -> bytes:
+    declared = r.content_length
+    if declared is not None and declared > limit:
+        raise UpstreamChanged(f"answer of {declared} bytes exceeds the {limit}-byte cap", url=str(r.url))
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in r.content.iter_chunked(65536):
+        size += len(chunk)
+        if size > limit:
+            raise UpstreamChanged(f"answer exceeds the {limit}-byte cap", url=str(r.url))
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int = 2 * 1024**3, what: str = "") -> None:
+    """Stream a large body (an archive) to `dest` without holding it in memory.
+
+    Writes `dest.part` and renames on success, so an interrupted download never looks complete.
+    """
+    from pathlib import Path
+
+    dest = Path(dest)
+    check_url_allowed(url, client.allowed_hosts)
+    key = host_key(url)
+    st = client._state(key)
+    if st.open_until > time.monotonic():
+        raise UpstreamUnavailable(f"{what or key}: too many recent failures, not retrying for a while")
+    tmp = dest.with_name(dest.name + ".part")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=client.settings.http_timeout, sock_read=client.settings.http_timeout)
+    ssl_ctx = client._ssl_contexts.get(urlsplit(url).hostname or "", client._default_ssl)
+    async with st.lock:
+        await client._wait_turn(key, st)
+    try:
+        async with client.session.get(url, timeout=timeout, allow_redirects=False, ssl=ssl_ctx if url.startswith("https") else None) as r:
+            if r.status in (404, 410):
+                raise NotFound(f"{what or url}: HTTP {r.status}", url=url)
+            if r.status != 200:
+                client._record_failure(st)
+                raise UpstreamUnavailable(f"{what or url}: HTTP {r.status}", status=r.status, url=url)
+            size = 0
+            with open(tmp, "wb") as fh:
+                async for chunk in r.content.iter_chunked(1 << 20):
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise UpstreamChanged(f"{what or url}: larger than {max_bytes} bytes", url=url)
+                    fh.write(chunk)
+    except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+        tmp.unlink(missing_ok=True)
+        client._record_failure(st)
+        raise UpstreamUnavailable(f"{what or url}: {type(exc).__name__}: {exc}", url=url)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    tmp.replace(dest)

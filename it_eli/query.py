@@ -1,0 +1,308 @@
+"""The user query language, parsed here and compiled to Tantivy queries (never string-spliced).
+
+Syntax: words; "exact phrases"; AND / OR / NOT (upper case) and `-word`; parentheses;
+`field:word` or `field:"phrase"` for the fields an index allows. Words are ANDed by default;
+the caller may retry with OR when nothing matches. User text never reaches Tantivy's own query
+parser, so no character can change the query's structure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import msgspec
+import tantivy
+
+from .analysis import Analyzer
+from .errors import InvalidArg, QueryError
+
+MAX_QUERY_CHARS = 1000
+MAX_TERMS = 64
+
+
+class Term(msgspec.Struct, frozen=True, tag="term"):
+    text: str
+    field: str | None = None
+    phrase: bool = False
+
+
+class Not(msgspec.Struct, frozen=True, tag="not"):
+    child: "Node"
+
+
+class And(msgspec.Struct, frozen=True, tag="and"):
+    children: list["Node"]
+    explicit: bool = False
+
+
+class Or(msgspec.Struct, frozen=True, tag="or"):
+    children: list["Node"]
+
+
+Node = Term | Not | And | Or
+
+
+class ParsedQuery(msgspec.Struct, frozen=True):
+    root: Node
+    notes: list[str]
+    plain_words: int  # implicit-AND words: worth an OR fallback when >= 2
+
+
+_TOKEN = re.compile(
+    r'\s*(?:(?P<lp>\()|(?P<rp>\))|(?P<field>[A-Za-z_]+):(?=["\w])|(?P<quote>["\u201c\u201d«»])|(?P<word>[^\s()"\u201c\u201d«»]+))'
+)
+
+
+def _lex(text: str, notes: list[str]) -> list[tuple[str, str]]:
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            break
+        pos = m.end()
+        if m.group("lp"):
+            tokens.append(("(", "("))
+        elif m.group("rp"):
+            tokens.append((")", ")"))
+        elif m.group("field"):
+            tokens.append(("field", m.group("field").lower()))
+        elif m.group("quote"):
+            end = _find_closing_quote(text, pos)
+            if end < 0:
+                notes.append("unbalanced quote: the phrase was closed at the end of the query")
+                tokens.append(("phrase", text[pos:]))
+                pos = n
+            else:
+                tokens.append(("phrase", text[pos:end]))
+                pos = end + 1
+        else:
+            word = m.group("word")
+            if word in ("AND", "&&"):
+                tokens.append(("and", word))
+            elif word in ("OR", "||"):
+                tokens.append(("or", word))
+            elif word == "NOT":
+                tokens.append(("not", word))
+            elif word.startswith("-") and len(word) > 1:
+                tokens.append(("not", "-"))
+                tokens.append(("word", word[1:]))
+            elif word.startswith("+") and len(word) > 1:
+                tokens.append(("word", word[1:]))
+            else:
+                tokens.append(("word", word))
+    return tokens
+
+
+def _find_closing_quote(text: str, start: int) -> int:
+    for i in range(start, len(text)):
+        if text[i] in '"\u201c\u201d«»':
+            return i
+    return -1
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]], notes: list[str]) -> None:
+        self.toks = tokens
+        self.i = 0
+        self.notes = notes
+        self.plain_words = 0
+        self.depth = 0
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def take(self) -> tuple[str, str]:
+        tok = self.toks[self.i]
+        self.i += 1
+        return tok
+
+    def parse(self) -> Node | None:
+        node = self.or_expr()
+        while self.peek() is not None:  # stray ')' and the like: keep going, never fail
+            kind, _ = self.take()
+            if kind == ")":
+                self.notes.append("unbalanced ')' ignored")
+            rest = self.or_expr()
+            if rest is not None:
+                node = And([node, rest]) if node is not None else rest
+        return node
+
+    def or_expr(self) -> Node | None:
+        children = [self.and_expr()]
+        while self.peek() and self.peek()[0] == "or":
+            self.take()
+            children.append(self.and_expr())
+        children = [c for c in children if c is not None]
+        if not children:
+            return None
+        return children[0] if len(children) == 1 else Or(children)
+
+    def and_expr(self) -> Node | None:
+        children: list[Node] = []
+        explicit = False
+        while True:
+            tok = self.peek()
+            if tok is None or tok[0] in ("or", ")"):
+                break
+            if tok[0] == "and":
+                self.take()
+                explicit = True
+                continue
+            node = self.unary()
+            if node is not None:
+                children.append(node)
+        if not children:
+            return None
+        return children[0] if len(children) == 1 else And(children, explicit=explicit)
+
+    def unary(self) -> Node | None:
+        tok = self.peek()
+        if tok and tok[0] == "not":
+            self.take()
+            child = self.unary()
+            return Not(child) if child is not None else None
+        return self.atom()
+
+    def atom(self) -> Node | None:
+        kind, value = self.take()
+        if kind == "(":
+            self.depth += 1
+            if self.depth > 16:
+                raise QueryError("parentheses nested too deeply", valid="at most 16 levels of parentheses")
+            node = self.or_expr()
+            if self.peek() and self.peek()[0] == ")":
+                self.take()
+            else:
+                self.notes.append("unbalanced '(' closed at the end of the query")
+            self.depth -= 1
+            return node
+        if kind == "field":
+            nxt = self.peek()
+            if nxt is None or nxt[0] not in ("word", "phrase"):
+                raise QueryError(f"'{value}:' is not followed by a word or a phrase", valid='field:word or field:"a phrase"')
+            k2, v2 = self.take()
+            return Term(v2, field=value, phrase=(k2 == "phrase"))
+        if kind == "phrase":
+            return Term(value, phrase=True)
+        if kind == "word":
+            self.plain_words += 1
+            return Term(value)
+        # stray operator (e.g. "AND" at the start): treat as nothing
+        self.notes.append(f"operator {value!r} without an operand ignored")
+        return None
+
+
+def parse_query(text: str) -> ParsedQuery:
+    if not isinstance(text, str) or not text.strip():
+        raise QueryError("the query is empty", valid='some words, a "phrase", AND/OR/NOT, field:word')
+    if len(text) > MAX_QUERY_CHARS:
+        raise InvalidArg(
+            f"the query is {len(text)} characters long",
+            valid=f"a query of at most {MAX_QUERY_CHARS} characters (search for the key words, not the whole text)",
+        )
+    notes: list[str] = []
+    tokens = _lex(text, notes)
+    if sum(1 for k, _ in tokens if k in ("word", "phrase")) > MAX_TERMS:
+        raise InvalidArg("the query has too many terms", valid=f"at most {MAX_TERMS} words and phrases")
+    parser = _Parser(tokens, notes)
+    root = parser.parse()
+    if root is None:
+        raise QueryError("the query has no searchable words", valid='some words, a "phrase", AND/OR/NOT, field:word')
+    return ParsedQuery(root=root, notes=notes, plain_words=parser.plain_words)
+
+
+class QueryCompiler:
+    """Compile a parsed query against one index's fields, analyzers and boosts."""
+
+    def __init__(
+        self,
+        schema: tantivy.Schema,
+        default_fields: Mapping[str, float],
+        field_aliases: Mapping[str, list[str]],
+        analyzers: Mapping[str, Analyzer],
+        *,
+        conjunction: bool = True,
+    ) -> None:
+        self.schema = schema
+        self.default_fields = dict(default_fields)
+        self.aliases = dict(field_aliases)
+        self.analyzers = analyzers
+        self.conjunction = conjunction
+        self.searchable_terms = 0
+
+    def compile(self, node: Node) -> tantivy.Query | None:
+        if isinstance(node, Term):
+            return self._term(node)
+        if isinstance(node, Not):
+            inner = self.compile(node.child)
+            if inner is None:
+                return None
+            return tantivy.Query.boolean_query([(tantivy.Occur.MustNot, inner), (tantivy.Occur.Should, tantivy.Query.all_query())])
+        if isinstance(node, Or):
+            subs = [q for q in (self.compile(c) for c in node.children) if q is not None]
+            if not subs:
+                return None
+            return subs[0] if len(subs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in subs])
+        if isinstance(node, And):
+            occur = tantivy.Occur.Must if (self.conjunction or node.explicit) else tantivy.Occur.Should
+            clauses = []
+            positives = 0
+            for child in node.children:
+                if isinstance(child, Not):
+                    inner = self.compile(child.child)
+                    if inner is not None:
+                        clauses.append((tantivy.Occur.MustNot, inner))
+                    continue
+                q = self.compile(child)
+                if q is not None:
+                    clauses.append((occur, q))
+                    positives += 1
+            if not clauses:
+                return None
+            if positives == 0:
+                clauses.append((tantivy.Occur.Should, tantivy.Query.all_query()))
+            return tantivy.Query.boolean_query(clauses)
+        raise TypeError(node)
+
+    def _fields_for(self, term: Term) -> dict[str, float]:
+        if term.field is None:
+            return self.default_fields
+        fields = self.aliases.get(term.field)
+        if fields is None:
+            raise QueryError(
+                f"unknown field {term.field!r}",
+                valid="one of: " + ", ".join(sorted(self.aliases)) + " (or no field: search everywhere)",
+            )
+        return {f: self.default_fields.get(f, 1.0) or 1.0 for f in fields}
+
+    def _term(self, term: Term) -> tantivy.Query | None:
+        fields = self._fields_for(term)
+        per_field = []
+        for field, boost in fields.items():
+            analyzer = self.analyzers[field]
+            q = self._field_query(field, analyzer, term)
+            if q is None:
+                continue
+            per_field.append(tantivy.Query.boost_query(q, boost) if boost != 1.0 else q)
+        if not per_field:
+            return None
+        self.searchable_terms += 1
+        if len(per_field) == 1:
+            return per_field[0]
+        return tantivy.Query.disjunction_max_query(per_field, 0.3)
+
+    def _field_query(self, field: str, analyzer: Analyzer, term: Term) -> tantivy.Query | None:
+        words = analyzer.word_tokens(term.text)
+        if not words:
+            return None
+        if len(words) == 1 and not term.phrase or len(words) == 1:
+            raw_words = re.findall(r"\w+", analyzer.prepare(term.text))
+            raw = raw_words[words[0][0]] if words[0][0] < len(raw_words) else term.text
+            variants = analyzer.term_variants(raw) or [words[0][1]]
+            qs = [tantivy.Query.term_query(self.schema, field, v) for v in variants]
+            return qs[0] if len(qs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in qs])
+        base = words[0][0]
+        return tantivy.Query.phrase_query(self.schema, field, [(p - base, t) for p, t in words])

@@ -1,0 +1,98 @@
+"""MCP adapter: exposes the registered tools over stdio or streamable HTTP.
+
+Nothing but the protocol goes to stdout; logs go to stderr. Tool logic lives in it_eli.tools
+(plain async functions); this module only translates between MCP and the registry.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+
+from . import __version__
+from .app import App
+from .tools import load_all
+from .tools.registry import TOOLS, call, input_schema, output_schema
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "it_eli: Italian law. Statutes from Normattiva (URN:NIR/ELI, text in force on a date), "
+    "Constitutional Court decisions (local index), Cassazione and administrative courts (live), "
+    "and citation verification. Every answer carries a citation and a source_url; errors are typed "
+    "(invalid_arg, query_error, not_found, index_missing, upstream_unavailable ...) and say what is valid."
+)
+
+
+def build_server(app: App) -> Server:
+    load_all()
+    tool_list = [
+        types.Tool(
+            name=spec.name,
+            description=spec.description,
+            input_schema=input_schema(spec),
+            output_schema=output_schema(spec),
+            annotations=types.ToolAnnotations(
+                read_only_hint=spec.read_only, open_world_hint=spec.open_world, idempotent_hint=True
+            ),
+        )
+        for spec in TOOLS.values()
+    ]
+
+    async def on_list_tools(ctx, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tool_list)
+
+    async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        is_error, payload = await call(app, params.name, params.arguments)
+        text = json.dumps(payload, ensure_ascii=False)
+        return types.CallToolResult(
+            content=[types.TextContent(text=text)],
+            structured_content=payload,
+            is_error=is_error,
+        )
+
+    return Server(
+        "it_eli",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+async def _run_stdio(app: App) -> None:
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(app)
+    try:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        await app.close()
+
+
+async def _run_http(app: App, host: str, port: int) -> None:
+    import uvicorn
+
+    server = build_server(app)
+    starlette_app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+    config = uvicorn.Config(starlette_app, host=host, port=port, log_level="warning", log_config=None)
+    try:
+        await uvicorn.Server(config).serve()
+    finally:
+        await app.close()
+
+
+def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, app: App | None = None) -> None:
+    app = app or App()
+    log.info("it_eli %s serving MCP over %s (home %s)", __version__, transport, app.settings.home)
+    if transport == "stdio":
+        anyio.run(_run_stdio, app)
+    else:
+        print(f"it_eli MCP server on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
+        anyio.run(_run_http, app, host, port)

@@ -1,0 +1,112 @@
+"""Constitutional Court tools over the local index (no MCP import: the server adapts these)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import msgspec
+
+from ..decisions import CaseSearchResult, CaseStats, DecisionText, RecentResult
+from ..errors import IndexMissing, ItEliError
+from .registry import tool
+
+log = logging.getLogger(__name__)
+
+
+class CaseSearchParams(msgspec.Struct, kw_only=True):
+    query: str = msgspec.field(name="query")
+    anno: int | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+    tipologia: str | None = None
+    relatore: str | None = None
+    limit: int = 10
+    offset: int = 0
+
+
+class CaseGetParams(msgspec.Struct, kw_only=True):
+    ecli: str | None = None
+    anno: int | str | None = None
+    numero: int | str | None = None
+    max_chars: int = 20_000
+    offset: int = 0
+
+
+class CaseRecentParams(msgspec.Struct, kw_only=True):
+    limit: int = 10
+
+
+class NoParams(msgspec.Struct, kw_only=True):
+    pass
+
+
+async def ensure_decisions(app) -> None:
+    """Build the index from the Court's open data on first use; offline -> index_missing."""
+    if app.decisions.exists():
+        return
+    if not app.settings.auto_build:
+        raise IndexMissing(
+            "the Constitutional Court index has not been built yet",
+            valid="run `it-eli index build` (offline: `it-eli index build --source P_json2001_oggi.zip`)",
+            command="it-eli index build",
+        )
+    async with app.build_lock:
+        if app.decisions.exists():
+            return
+        from ..build import build_from_sources
+
+        try:
+            report = await build_from_sources(app, None)
+        except ItEliError as exc:
+            raise IndexMissing(
+                f"the Constitutional Court index has not been built and building it from the open data failed: {exc.message}",
+                valid="run `it-eli index build` when online, or `it-eli index build --source FILE.zip` with a downloaded archive",
+                command="it-eli index build",
+            )
+        if not report.published:
+            raise IndexMissing(
+                "the Constitutional Court index could not be built from the open data: " + "; ".join(report.errors[:3]),
+                valid="run `it-eli index build --source FILE.zip` with a downloaded archive",
+                command="it-eli index build",
+            )
+
+
+@tool("it_case_search", CaseSearchParams, CaseSearchResult)
+async def it_case_search(app, query, anno=None, year_from=None, year_to=None, tipologia=None, relatore=None, limit=10, offset=0):
+    """Search the Italian Constitutional Court's decisions (every sentenza and ordinanza since 1956)
+    with Italian stemming and accent folding. Words are ANDed (falls back to any word when nothing
+    matches); "quoted phrases"; AND/OR/NOT; field:word for epigrafe, testo, dispositivo, relatore.
+    Filters: anno, year_from/year_to, tipologia (sentenza|ordinanza), relatore. Returns ranked hits
+    with ECLI, Italian citation, deposit date, highlighted snippet, plus facet counts by year and type."""
+    await ensure_decisions(app)
+    return await asyncio.to_thread(
+        app.decisions.search, query, anno=anno, year_from=year_from, year_to=year_to,
+        tipologia=tipologia, relatore=relatore, limit=limit, offset=offset,
+    )
+
+
+@tool("it_case_get_decision", CaseGetParams, DecisionText)
+async def it_case_get_decision(app, ecli=None, anno=None, numero=None, max_chars=20_000, offset=0):
+    """Full text of one Constitutional Court decision by ECLI (ECLI:IT:COST:2014:238) or by anno +
+    numero, split into epigrafe / testo / dispositivo. Long decisions are paged: pass next_offset
+    back as offset; max_chars bounds the answer."""
+    await ensure_decisions(app)
+    return await asyncio.to_thread(
+        app.decisions.get_decision, ecli=ecli, anno=anno, numero=numero, max_chars=max_chars, offset=offset
+    )
+
+
+@tool("it_case_recent", CaseRecentParams, RecentResult)
+async def it_case_recent(app, limit=10):
+    """The most recently deposited Constitutional Court decisions in the local index."""
+    await ensure_decisions(app)
+    return await asyncio.to_thread(app.decisions.recent, limit)
+
+
+@tool("it_case_stats", NoParams, CaseStats)
+async def it_case_stats(app):
+    """What the local Constitutional Court index holds: totals, year range, counts by type, build
+    time, sources, schema version and provenance (licence CC BY-SA 3.0, Corte costituzionale)."""
+    await ensure_decisions(app)
+    return await asyncio.to_thread(app.decisions.stats)

@@ -1,0 +1,125 @@
+"""Tool specifications: name, description, parameter Struct, result Struct, async function.
+
+msgspec Structs are the single source of the contract: the MCP input and output JSON schemas
+are generated from them here, arguments are validated by decoding into the parameter Struct,
+and results are encoded from the result Struct. The server and the CLI both go through `call`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+
+from ..errors import InvalidArg, ItEliError
+
+log = logging.getLogger(__name__)
+
+
+class ToolError(msgspec.Struct, kw_only=True):
+    """The structured body of every failed tool call (isError=true)."""
+
+    code: str
+    message: str
+    valid: str | None = None
+    details: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class ToolSpec(msgspec.Struct, frozen=True):
+    name: str
+    description: str
+    params: type
+    result: type
+    fn: Callable[..., Awaitable[Any]]
+    read_only: bool = True
+    open_world: bool = False  # True when the tool talks to a live upstream
+
+
+TOOLS: dict[str, ToolSpec] = {}
+
+
+def tool(name: str, params: type, result: type, *, read_only: bool = True, open_world: bool = False):
+    """Register an async function `fn(app, **params)` as a tool; its docstring is the description."""
+
+    def deco(fn):
+        TOOLS[name] = ToolSpec(
+            name=name,
+            description=_doc(fn),
+            params=params,
+            result=result,
+            fn=fn,
+            read_only=read_only,
+            open_world=open_world,
+        )
+        return fn
+
+    return deco
+
+
+def _doc(fn) -> str:
+    return " ".join((fn.__doc__ or "").split())
+
+
+def _inline_schema(t: type) -> dict[str, Any]:
+    """JSON schema of a Struct with the root inlined (MCP wants type: object at the root)."""
+    (root,), components = msgspec.json.schema_components([t], ref_template="#/$defs/{name}")
+    name = root["$ref"].rsplit("/", 1)[1]
+    schema = dict(components.pop(name))
+    if components:
+        schema["$defs"] = components
+    # a self-reference to the root would dangle once inlined
+    schema.setdefault("type", "object")
+    return schema
+
+
+def input_schema(spec: ToolSpec) -> dict[str, Any]:
+    s = _inline_schema(spec.params)
+    s.pop("title", None)
+    return s
+
+
+def output_schema(spec: ToolSpec) -> dict[str, Any]:
+    return _inline_schema(spec.result)
+
+
+def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
+    try:
+        return msgspec.convert(arguments or {}, spec.params, strict=False)
+    except msgspec.ValidationError as exc:
+        fields = ", ".join(f.name for f in msgspec.structs.fields(spec.params))
+        raise InvalidArg(f"{spec.name}: {exc}", valid=f"arguments: {fields} (see the tool's input schema)")
+
+
+async def call(app, name: str, arguments: dict[str, Any] | None) -> tuple[bool, dict[str, Any]]:
+    """Run one tool. Returns (is_error, structured result as builtins)."""
+    from . import load_all
+
+    load_all()
+    spec = TOOLS.get(name)
+    started = time.monotonic()
+    if spec is None:
+        err = ToolError(code="invalid_arg", message=f"unknown tool {name!r}", valid="one of: " + ", ".join(sorted(TOOLS)))
+        return True, msgspec.to_builtins(err)
+    try:
+        params = decode_args(spec, arguments)
+        kwargs = {f.name: getattr(params, f.name) for f in msgspec.structs.fields(spec.params)}
+        result = await spec.fn(app, **kwargs)
+        out = msgspec.to_builtins(result)
+        is_error = bool(getattr(result, "is_error", False))
+        status = "error" if is_error else "ok"
+    except ItEliError as exc:
+        out = msgspec.to_builtins(ToolError(code=exc.code, message=exc.message, valid=exc.valid, details=exc.details))
+        is_error, status = True, exc.code
+    except Exception as exc:  # never a traceback to the client
+        log.exception("tool %s failed", name)
+        out = msgspec.to_builtins(
+            ToolError(code="internal_error", message=f"{type(exc).__name__}: {str(exc)[:300]}", valid=None)
+        )
+        is_error, status = True, "internal_error"
+    audit = getattr(app, "audit", None)
+    if audit is not None:
+        audit.record(name, arguments, out, time.monotonic() - started, status)
+    return is_error, out

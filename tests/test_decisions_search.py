@@ -1,0 +1,182 @@
+"""Searching the Constitutional Court index built from the real sample (12 ordinanze of 2001)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from it_eli.decisions import DecisionIndex, build_index
+from it_eli.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory, testdata):
+    from it_eli.config import load_settings
+
+    home = tmp_path_factory.mktemp("home")
+    settings = load_settings({"IT_ELI_HOME": str(home)})
+    report = build_index(settings, [testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip"])
+    assert report.published and report.indexed == 12
+    return DecisionIndex(settings)
+
+
+def test_search_without_accents_finds_accented_text(index):
+    plain = index.search("inammissibilita")
+    accented = index.search("inammissibilità")
+    assert plain.total > 0 and plain.total == accented.total
+    assert any("inammissibilit" in h.snippet for h in plain.hits)
+
+
+def test_plural_finds_singular(index):
+    res = index.search("rimessioni")  # the texts say "ordinanza di rimessione"
+    assert res.total > 0
+    assert any("**rimession" in h.snippet.lower() for h in res.hits)
+
+
+def test_ordinanze_snippets_come_from_epigrafe_and_are_not_empty(index):
+    res = index.search("pregiudizialità")
+    assert res.total > 0
+    for hit in res.hits:
+        assert hit.tipologia == "O" and hit.snippet.strip()
+        assert hit.snippet_part == "epigrafe" and "**" in hit.snippet
+
+
+def test_snippet_highlights_point_at_the_marked_words(index):
+    res = index.search("responsabilità civile")
+    hit = res.hits[0]
+    for h in hit.highlights:
+        word = hit.snippet[h.start : h.end].lower()
+        assert word.startswith(("respons", "civil"))
+
+
+def test_hit_carries_ecli_italian_citation_and_dates(index):
+    hit = index.search("Corte dei conti", limit=1).hits[0]
+    assert hit.ecli.startswith("ECLI:IT:COST:2001:")
+    assert hit.citation == f"Corte cost., ord. n. {hit.numero}/2001"
+    assert hit.data_deposito.startswith("2001-") and hit.source_url.endswith(hit.ecli)
+
+
+def test_phrase_and_boolean_operators(index):
+    phrase = index.search('"manifesta infondatezza"').total
+    both = index.search("manifesta AND infondatezza").total
+    either = index.search("infondatezza OR inammissibilità").total
+    without = index.search("infondatezza NOT inammissibilità").total
+    assert 0 < phrase <= both <= either
+    assert without <= both and without < either
+
+
+def test_field_scoping_and_relatore_filter(index):
+    by_field = index.search("relatore:bile")
+    by_filter = index.search("questione", relatore="Bile")
+    assert by_field.total > 0 and by_filter.total > 0
+    assert all("Bile" in h.relatore for h in by_filter.hits)
+
+
+def test_facets_by_year_and_type_and_filters(index):
+    res = index.search("questione")
+    assert res.facets["anno"][0].value == "2001" and res.facets["anno"][0].count == res.total
+    assert {b.value for b in res.facets["tipologia"]} == {"O"}
+    assert index.search("questione", anno=2001).total == res.total
+    assert index.search("questione", year_from=2002, year_to=2010).total == 0
+    assert index.search("questione", tipologia="sentenza").total == 0
+    assert index.search("questione", tipologia="ordinanza").total == res.total
+
+
+def test_and_falls_back_to_or_when_nothing_has_all_words(index):
+    res = index.search("infondatezza zxqvw")
+    assert res.total > 0 and res.relaxed_to_or and res.notes
+
+
+def test_ecli_and_year_number_lookups_agree(index):
+    a = index.get_decision(ecli="ECLI:IT:COST:2001:4")
+    b = index.get_decision(anno=2001, numero=4)
+    c = index.get_decision(anno="2001", numero="4")
+    assert a == b == c
+    assert [p.part for p in a.parts] == ["epigrafe", "dispositivo"]  # an ordinanza: testo is empty
+    assert "2052 del codice civile" in a.parts[0].text
+
+
+def test_long_text_is_paged_without_losing_a_character(index):
+    full = index.get_decision(anno=2001, numero=2, max_chars=60000)
+    pieces, offset = [], 0
+    while offset is not None:
+        page = index.get_decision(anno=2001, numero=2, max_chars=700, offset=offset)
+        assert sum(len(p.text) for p in page.parts) <= 700
+        pieces.append("".join(p.text for p in page.parts))
+        offset = page.next_offset
+    assert "".join(pieces) == "".join(p.text for p in full.parts)
+
+
+def test_missing_decision_is_not_found_with_a_hint(index):
+    with pytest.raises(NotFound) as exc:
+        index.get_decision(anno=2001, numero=999)
+    assert "2001" in exc.value.valid
+
+
+@pytest.mark.parametrize(
+    "kwargs,error",
+    [
+        ({"query": ""}, QueryError),
+        ({"query": "   "}, QueryError),
+        ({"query": "il la dei"}, QueryError),  # only stopwords
+        ({"query": "x" * 10_000}, InvalidArg),
+        ({"query": "nonexistent:parola"}, QueryError),
+        ({"query": "questione", "anno": 1850}, InvalidArg),
+        ({"query": "questione", "limit": 0}, InvalidArg),
+        ({"query": "questione", "limit": 1000}, InvalidArg),
+        ({"query": "questione", "tipologia": "decreto ingiuntivo"}, InvalidArg),
+        ({"query": "questione", "year_from": 2010, "year_to": 2000}, InvalidArg),
+    ],
+)
+def test_bad_search_input_gets_a_typed_error_that_says_what_is_valid(index, kwargs, error):
+    with pytest.raises(error) as exc:
+        index.search(**kwargs)
+    assert exc.value.valid
+
+
+@pytest.mark.parametrize("query", ['"manifesta infondatezza', "questione (AND", "questione)", "AND OR NOT questione", '\\" : * ? ~ ^ [ ] { }'])
+def test_odd_syntax_gives_a_result_or_a_typed_error_never_a_crash(index, query):
+    try:
+        res = index.search(query)
+        assert res.total >= 0
+    except (QueryError, InvalidArg) as exc:
+        assert exc.valid
+
+
+@pytest.mark.parametrize("ecli", ["ECLI:IT:COST:2001", "ECLI:IT:CASS:2001:4", "2001/4", "ECLI:IT:COST:20x1:4"])
+def test_malformed_ecli_is_invalid_arg(index, ecli):
+    with pytest.raises(InvalidArg) as exc:
+        index.get_decision(ecli=ecli)
+    assert "ECLI:IT:COST:" in exc.value.valid
+
+
+def test_no_index_is_index_missing_naming_the_command(make_settings):
+    with pytest.raises(IndexMissing) as exc:
+        DecisionIndex(make_settings()).search("questione")
+    assert "it-eli index build" in exc.value.valid
+
+
+def test_index_built_under_another_schema_version_is_refused(make_settings, testdata):
+    settings = make_settings()
+    build_index(settings, [testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip"])
+    reader = DecisionIndex(settings)
+    meta_path = reader.idir.current() / "it_eli_meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["schema_version"] = 0
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(IndexSchemaMismatch) as exc:
+        DecisionIndex(settings).search("questione")
+    assert "it-eli index build" in exc.value.valid
+
+
+def test_a_new_build_is_picked_up_by_a_running_reader(make_settings, testdata, tmp_path):
+    from tests.test_cortecost_ingest import RECORD, court_archive
+
+    settings = make_settings()
+    build_index(settings, [testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip"])
+    reader = DecisionIndex(settings)
+    assert reader.stats().total == 12
+    build_index(settings, [testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip", court_archive(tmp_path, {2014: [RECORD]})])
+    assert reader.stats().total == 13
+    assert "Corte cost., sent. n. 238/2014" in [h.citation for h in reader.search("Firenze").hits]

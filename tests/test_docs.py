@@ -1,0 +1,40 @@
+"""The README stays true: its commands are the ones CI runs, and every env var is documented."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from it_eli.config import ENV_VARS
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _code_blocks() -> list[str]:
+    return [b.strip() for b in re.findall(r"```\n(.*?)```", README, re.S)]
+
+
+def test_readme_opens_with_the_serve_and_test_commands():
+    first, second = _code_blocks()[:2]
+    assert first.endswith("it-eli serve") and "pip install" in first
+    assert second.endswith("python -m pytest") and "pip install" in second
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    test_command = _code_blocks()[1]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_command in ci.splitlines()
+
+
+def test_every_env_var_is_documented_with_its_default():
+    rows = dict(re.findall(r"^\| `(IT_ELI_[A-Z_]+)` \| `([^`]*)` \|", README, re.M))
+    assert set(rows) == set(ENV_VARS)
+    for name, (default, _) in ENV_VARS.items():
+        assert rows[name] == default, name
+
+
+def test_config_reads_no_env_var_that_is_not_documented():
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "it_eli").rglob("*.py"))
+    used = set(re.findall(r"IT_ELI_[A-Z_]+", code))
+    assert used <= set(ENV_VARS), used - set(ENV_VARS)
