@@ -42,6 +42,10 @@ def apostrophe_accent(text: str) -> str:
 
 CHAR_FILTERS = {"apostrophe_accent": apostrophe_accent}
 
+# Ranking ablation only ("elision_split" in `disable`): a tokenizer that keeps `dell'arte` as one
+# token, the way a plain word tokenizer treating the apostrophe as part of the word would.
+NO_ELISION_SPLIT_PATTERN = r"\w+(?:['\u2019]\w+)*"
+
 
 @functools.cache
 def analyzer_specs() -> dict:
@@ -65,7 +69,8 @@ def build_tantivy_analyzer(name: str, *, disable: frozenset[str] = frozenset()) 
     tok = spec["tokenizer"]
     if tok["kind"] != "regex":
         raise ValueError(f"unsupported tokenizer {tok['kind']!r}")
-    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(tok["pattern"]))
+    pattern = NO_ELISION_SPLIT_PATTERN if "elision_split" in disable else tok["pattern"]
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(pattern))
     for f in spec["filters"]:
         kind = f["kind"]
         if kind in disable:
@@ -100,6 +105,8 @@ class Analyzer:
     def __init__(self, name: str = "it_legal", *, disable: frozenset[str] = frozenset()) -> None:
         self.name = name
         self.disable = disable
+        if "elision_split" in disable:
+            self._WORD = re.compile(NO_ELISION_SPLIT_PATTERN)
         self._tantivy = build_tantivy_analyzer(name, disable=disable)
         self._cache: dict[str, tuple[str, ...]] = {}
 

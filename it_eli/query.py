@@ -18,7 +18,11 @@ from .analysis import Analyzer
 from .errors import InvalidArg, QueryError
 
 MAX_QUERY_CHARS = 1000
-MAX_TERMS = 64
+MAX_TERMS = 128  # words with a letter or digit; pasted massima headings run to 60-95 words
+# ranked_search defaults (issue 6, benchmarks/ranking): see RESULTS.md for what each is worth
+FILL_WITH_OR = True
+PROXIMITY_WEIGHT = 0.5
+PROXIMITY_SLOP = 3
 
 
 class Term(msgspec.Struct, frozen=True, tag="term"):
@@ -195,6 +199,9 @@ class _Parser:
         return None
 
 
+_HAS_WORD = re.compile(r"\w")
+
+
 def parse_query(text: str) -> ParsedQuery:
     if not isinstance(text, str) or not text.strip():
         raise QueryError("the query is empty", valid='some words, a "phrase", AND/OR/NOT, field:word')
@@ -205,7 +212,7 @@ def parse_query(text: str) -> ParsedQuery:
         )
     notes: list[str] = []
     tokens = _lex(text, notes)
-    if sum(1 for k, _ in tokens if k in ("word", "phrase")) > MAX_TERMS:
+    if sum(1 for k, v in tokens if k in ("word", "phrase") and _HAS_WORD.search(v)) > MAX_TERMS:
         raise InvalidArg("the query has too many terms", valid=f"at most {MAX_TERMS} words and phrases")
     parser = _Parser(tokens, notes)
     root = parser.parse()
@@ -299,10 +306,106 @@ class QueryCompiler:
         if not words:
             return None
         if len(words) == 1 and not term.phrase or len(words) == 1:
-            raw_words = re.findall(r"\w+", analyzer.prepare(term.text))
+            raw_words = analyzer._WORD.findall(analyzer.prepare(term.text))
             raw = raw_words[words[0][0]] if words[0][0] < len(raw_words) else term.text
             variants = analyzer.term_variants(raw) or [words[0][1]]
             qs = [tantivy.Query.term_query(self.schema, field, v) for v in variants]
             return qs[0] if len(qs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in qs])
         base = words[0][0]
         return tantivy.Query.phrase_query(self.schema, field, [(p - base, t) for p, t in words])
+
+
+# ---------------------------------------------------------------- the shipped search strategy
+
+class RankedSearch(msgspec.Struct, frozen=True):
+    """Outcome of `ranked_search`: the page of hits as (score, DocAddress), the number of matching
+    documents, the text query without filters (give it to the snippet generators) and whether
+    documents lacking some of the words were added (`relaxed`: say so to the user)."""
+
+    hits: list
+    count: int
+    query: object
+    relaxed: bool
+
+
+def proximity_query(
+    parsed: ParsedQuery, schema: tantivy.Schema, default_fields: Mapping[str, float],
+    analyzers: Mapping[str, Analyzer], *, slop: int = PROXIMITY_SLOP, weight: float = PROXIMITY_WEIGHT,
+) -> tantivy.Query | None:
+    """Should-clauses rewarding documents where consecutive plain words of the query stand close
+    together (a sloppy phrase per adjacent pair, per default field): "danno ingiusto" ranks the
+    article that says "danno ingiusto" above one that has the two words pages apart."""
+    root = parsed.root
+    terms = [root] if isinstance(root, Term) else (root.children if isinstance(root, And) else [])
+    words = [t for t in terms if isinstance(t, Term) and t.field is None and not t.phrase]
+    if len(words) < 2 or weight <= 0:
+        return None
+    clauses = []
+    for field, boost in default_fields.items():
+        an = analyzers[field]
+        toks = [an.word_tokens(w.text) for w in words]
+        toks = [t[-1][1] for t in toks if t]  # the word's (last) content token
+        for a, b in zip(toks, toks[1:]):
+            if a != b:
+                q = tantivy.Query.phrase_query(schema, field, [(0, a), (1, b)], slop)
+                clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(q, weight * boost)))
+    if not clauses:
+        return None
+    return tantivy.Query.boolean_query(clauses)
+
+
+def ranked_search(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    parsed: ParsedQuery,
+    default_fields: Mapping[str, float],
+    field_aliases: Mapping[str, list[str]],
+    analyzers: Mapping[str, Analyzer],
+    *,
+    limit: int = 10,
+    offset: int = 0,
+    filters: list[tantivy.Query] | tuple = (),
+    fill: bool = FILL_WITH_OR,
+    proximity: float = PROXIMITY_WEIGHT,
+) -> RankedSearch:
+    """Search the way every it_eli index does (decisions, statutes).
+
+    1. The words are ANDed (explicit operators, phrases, fields and NOTs as written), plus a
+       proximity bonus for adjacent words (`proximity_query`).
+    2. When fewer documents than the page needs have all the words and the query has at least two
+       plain words, the page is filled with the documents that have only some of them (ORed, BM25
+       ranks those with more of the words first), after every document that has them all
+       (`fill=False`: only when none has them all, the pre-issue-6 behaviour).
+    `count` counts both groups. Raises QueryError when the query has no searchable word.
+    """
+    def compile_(conjunction: bool) -> tantivy.Query:
+        qc = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=conjunction)
+        q = qc.compile(parsed.root)
+        if q is None:
+            raise QueryError(
+                "the query has only stopwords or no searchable words",
+                valid="include at least one meaningful word (e.g. 'legittimità', 'responsabilità')",
+            )
+        return q
+
+    prox = proximity_query(parsed, schema, default_fields, analyzers, weight=proximity) if proximity > 0 else None
+
+    def scored(q: tantivy.Query, exclude: tantivy.Query | None = None) -> tantivy.Query:
+        clauses = [(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filters]
+        if exclude is not None:
+            clauses.append((tantivy.Occur.MustNot, exclude))
+        if prox is not None:
+            clauses.append((tantivy.Occur.Should, prox))
+        return clauses[0][1] if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
+
+    q_and = compile_(True)
+    res = searcher.search(scored(q_and), limit=limit, offset=offset, count=True)
+    hits, count = list(res.hits), res.count
+    if parsed.plain_words < 2 or count >= offset + limit or (count > 0 and not fill):
+        return RankedSearch(hits=hits, count=count, query=q_and, relaxed=False)
+    q_or = compile_(False)
+    rest = searcher.search(scored(q_or, exclude=q_and if count else None),
+                           limit=limit - len(hits), offset=max(0, offset - count), count=True)
+    if rest.count == 0:
+        return RankedSearch(hits=hits, count=count, query=q_and, relaxed=False)
+    return RankedSearch(hits=hits + list(rest.hits), count=count + rest.count, query=q_or, relaxed=True)

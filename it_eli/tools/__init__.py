@@ -6,7 +6,7 @@ import logging
 log = logging.getLogger(__name__)
 
 # Every module that registers tools. A module that is missing (not yet built) is skipped.
-TOOL_MODULES = ("caselaw", "legislation", "caselaw_live", "verify")
+TOOL_MODULES = ("caselaw", "legislation", "live", "verify")
 
 
 _loaded = False

@@ -1,0 +1,885 @@
+"""Citation extraction from Italian legal prose: statutes, case law, ECLI.
+
+Why a scanner and not one big regex: drafts mix many citation shapes and must be processed
+in linear time whatever the input (a pasted 1 MB brief, or garbage like ``art. art. art.``).
+One flat trigger regex finds *anchors* (``art.``, ``legge``, ``Cass.``, ``ECLI:`` ...); at each
+anchor small, anchored, length-bounded regexes parse forward (and, for prefixes such as
+``secondo comma dell'art.``, look back over a fixed 80-character window). Every parser either
+consumes text or fails after a bounded amount of work, and scanning resumes after what was
+consumed, so total work is O(len(text)).
+
+Conventions (abbreviations, two-digit year pivot, court names) are documented in
+``notes/discovery_citations.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import msgspec
+
+__all__ = ["ActRef", "Citation", "extract_citations", "CODE_ACTS", "YEAR_PIVOT"]
+
+
+class ActRef(msgspec.Struct):
+    """The act a statute citation points to (as written; resolution to a URN is the verifier's job)."""
+
+    act_type: str
+    number: str | None = None
+    year: int | None = None
+    date: str | None = None  # ISO, only when the text gives day, month and year
+    code: str | None = None  # short id for codes: 'cc','cp','cpc','cpp','cost',...
+    raw: str = ""
+    converted_by: ActRef | None = None  # "d.l. ..., conv. dalla l. ..." -> the conversion law
+
+
+class Citation(msgspec.Struct):
+    raw: str
+    start: int
+    end: int
+    kind: Literal["statute", "case", "ecli"]
+    act: ActRef | None = None
+    act_unresolved: bool = False
+    via_backreference: bool = False
+    article: str | None = None
+    comma: str | None = None
+    lettera: str | None = None
+    numero: str | None = None
+    description: str | None = None
+    court: str | None = None
+    court_section: str | None = None
+    decision_type: str | None = None
+    decision_number: str | None = None
+    decision_year: int | None = None
+    decision_date: str | None = None
+    ecli: str | None = None
+    # additions (defaults keep the agreed shape intact)
+    court_seat: str | None = None  # TAR seat, e.g. 'Lazio, Roma' (ECLI: 'LAZ')
+    court_branch: str | None = None  # Cassazione 'civ' / 'pen'
+    article_range: str | None = None  # 'artt. 1-5' -> both endpoints carry '1-5'
+    and_following: bool = False  # 'artt. 1337 ss. c.c.'
+
+
+# Two-digit years: 00..YEAR_PIVOT -> 20yy, otherwise 19yy. Regi decreti are always 19yy.
+YEAR_PIVOT = 30
+
+# Well-known codes -> the act that approved them (for the verifier; facts, not guesses).
+CODE_ACTS: dict[str, tuple[str, str, int]] = {
+    "cc": ("regio.decreto", "262", 1942),
+    "cpc": ("regio.decreto", "1443", 1940),
+    "cp": ("regio.decreto", "1398", 1930),
+    "cpp": ("decreto.del.presidente.della.repubblica", "447", 1988),
+    "navigazione": ("regio.decreto", "327", 1942),
+    "strada": ("decreto.legislativo", "285", 1992),
+    "consumo": ("decreto.legislativo", "206", 2005),
+    "privacy": ("decreto.legislativo", "196", 2003),
+    "cad": ("decreto.legislativo", "82", 2005),
+    "contratti": ("decreto.legislativo", "36", 2023),
+    "tuel": ("decreto.legislativo", "267", 2000),
+    "tuir": ("decreto.del.presidente.della.repubblica", "917", 1986),
+    "cpa": ("decreto.legislativo", "104", 2010),
+}
+
+_MONTHS = {
+    "gennaio": 1, "febbraio": 2, "marzo": 3, "aprile": 4, "maggio": 5, "giugno": 6,
+    "luglio": 7, "agosto": 8, "settembre": 9, "ottobre": 10, "novembre": 11, "dicembre": 12,
+}
+_MONTH_RE = "(?:" + "|".join(_MONTHS) + ")"
+
+# Latin multiplicative suffixes of inserted articles, longest first so alternation is greedy.
+_LATIN = [
+    "bis", "ter", "quater", "quinquies", "sexies", "septies", "octies", "novies", "nonies",
+    "decies", "undecies", "duodecies", "terdecies", "tredecies", "quaterdecies", "quinquiesdecies",
+    "quindecies", "sexiesdecies", "sedecies", "septiesdecies", "octiesdecies", "duodevicies",
+    "undevicies", "noviesdecies", "vicies", "vicies semel", "vicies bis", "vicies ter",
+    "vicies quater", "vicies quinquies", "vicies sexies", "vicies septies", "tricies",
+]
+_LATIN_RE = "(?:" + "|".join(sorted((s.replace(" ", r"[\s-]") for s in _LATIN), key=len, reverse=True)) + ")"
+
+# An article / comma number with an optional suffix: 21-septies, 416 bis, 25-bis.1
+_NUMSUF = rf"\d{{1,4}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])(?:\.\d{{1,2}}(?!\d))?)?(?![\d])"
+_ORD = {
+    "primo": "1", "secondo": "2", "terzo": "3", "quarto": "4", "quinto": "5", "sesto": "6",
+    "settimo": "7", "ottavo": "8", "nono": "9", "decimo": "10", "undicesimo": "11",
+    "dodicesimo": "12", "ultimo": "ultimo",
+}
+_ORD_RE = "(?:" + "|".join(_ORD) + ")"
+
+_S = r"\s{0,3}"  # bounded whitespace between tokens keeps every match short
+
+# --------------------------------------------------------------------------- acts
+
+# (regex, act_type); order matters: longer / more specific first.
+_ACT_TYPES: list[tuple[str, str]] = [
+    (r"legge\s+costituzionale|l\.\s?cost\.", "legge.costituzionale"),
+    (r"legge\s+regionale|l\.\s?r\.|l\.\s?reg\.", "legge.regionale"),
+    (r"decreto[\s-]+legislativo|d\.\s?lgs\.?(?:\s?vo)?|d\.\s?leg(?:isl)?\.(?:vo)?|dlgs\.?|d\.lg\.|d\.\s?l\.\s?vo", "decreto.legislativo"),
+    (r"regio\s+decreto[\s-]+legge|r\.\s?d\.\s?l\.", "regio.decreto.legge"),
+    (r"decreto[\s-]+legge|d\.\s?l\.|DL(?=\s)", "decreto.legge"),
+    (r"decreto\s+del\s+presidente\s+della\s+repubblica|d\.\s?p\.\s?r\.|dpr(?=\s)", "decreto.del.presidente.della.repubblica"),
+    (r"decreto\s+del\s+presidente\s+del\s+consiglio\s+dei\s+ministri|d\.\s?p\.\s?c\.\s?m\.|dpcm(?=\s)", "decreto.del.presidente.del.consiglio.dei.ministri"),
+    (r"regio\s+decreto|r\.\s?d\.", "regio.decreto"),
+    (r"decreto\s+ministeriale|d\.\s?m\.", "decreto.ministeriale"),
+    (r"legge|l\.", "legge"),
+]
+_ACT_TYPE_RE = re.compile("|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(_ACT_TYPES)), re.I)
+
+_NUM_MARK = r"(?:n\.|nr\.|n°|n\.ro|num\.|numero)"
+# date-first: "8 giugno 2001, n. 231" (number optional for d.m./dpcm)
+_COORD_DATE = re.compile(
+    rf"{_S}(?P<d>\d{{1,2}}|1°|1º|primo)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})(?!\d)"
+    rf"(?:{_S},?{_S}{_NUM_MARK}{_S}(?P<n>\d{{1,5}})(?![\d/]))?",
+    re.I,
+)
+# numeric date: "D.L. 25.3.2020 n. 19", "l. 7/8/1990, n. 241"
+_COORD_NDATE = re.compile(
+    rf"{_S}(?P<d>\d{{1,2}})[./](?P<m>\d{{1,2}})[./](?P<y>\d{{4}})(?!\d)"
+    rf"(?:{_S},?{_S}{_NUM_MARK}{_S}(?P<n>\d{{1,5}})(?![\d/]))?",
+)
+# number-first: "n. 241/1990", "241/90", "n. 231 del 2001", "n. 241 del 7 agosto 1990", "n. 241"
+_COORD_NUM = re.compile(
+    rf"{_S}(?P<mark>{_NUM_MARK}{_S})?(?P<n>\d{{1,5}})(?:"
+    rf"{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})(?![\d/])"
+    rf"|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}})(?!\d)"
+    rf")?(?![\d/.,]\d)",
+    re.I,
+)
+_CONV = re.compile(
+    rf"{_S},?{_S}(?:conv(?:\.|ertito)|convertito)(?:{_S},?{_S}(?:con{_S}modif(?:icazioni|\.)|con{_S}mod\.|in{_S}legge|con{_S}legge))?{_S},?{_S}(?:dall[ao]|dalla|in|con|da)?\s{{0,3}}",
+    re.I,
+)
+
+# Codes: (regex, code, act_type). Case-sensitive pieces are wrapped explicitly.
+_CODES: list[tuple[str, str, str]] = [
+    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?p\.\s?c\.|cod\.\s?proc\.\s?civ\.|codice\s+di\s+procedura\s+civile))", "disp-att-cpc", "codice"),
+    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?p\.\s?p\.|cod\.\s?proc\.\s?pen\.|codice\s+di\s+procedura\s+penale))", "disp-att-cpp", "codice"),
+    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile))", "disp-att-cc", "codice"),
+    (r"(?i:disp(?:\.|osizioni)\s?prel(?:\.|iminari)(?:\s?(?:al\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile))?|preleggi)", "preleggi", "codice"),
+    (r"(?i:c\.\s?p\.\s?c\.|cod\.\s?proc\.\s?civ\.|codice\s+di\s+procedura\s+civile|cpc\b)", "cpc", "codice"),
+    (r"(?i:c\.\s?p\.\s?p\.|cod\.\s?proc\.\s?pen\.|codice\s+di\s+procedura\s+penale|cpp\b)", "cpp", "codice"),
+    (r"(?i:c\.\s?p\.\s?a\.|cod\.\s?proc\.\s?amm\.|codice\s+del\s+processo\s+amministrativo|cpa\b)", "cpa", "codice"),
+    (r"(?i:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile|cc\b)", "cc", "codice"),
+    (r"(?i:c\.\s?p\.|cod\.\s?pen\.|codice\s+penale|cp\b)", "cp", "codice"),
+    (r"(?i:cost\.|costituzione(?:\s+(?:della\s+)?repubblica(?:\s+italiana)?)?|carta\s+costituzionale)|Cost\b", "cost", "costituzione"),
+    (r"(?i:cod\.\s?cons\.|c\.\s?cons\.|codice\s+del\s+consumo)", "consumo", "codice"),
+    (r"(?i:(?:nuovo\s+)?codice\s+della\s+strada|c\.\s?d\.\s?s\.|cod\.\s?strada)|CdS\b|cds\b", "strada", "codice"),
+    (r"(?i:codice\s+dei\s+contratti(?:\s+pubblici)?|cod\.\s?contr(?:\.|atti)(?:\s?pubbl\.)?)", "contratti", "codice"),
+    (r"(?i:codice\s+(?:della\s+|in\s+materia\s+di\s+)?privacy|codice\s+in\s+materia\s+di\s+protezione\s+dei\s+dati\s+personali|cod\.\s?privacy)", "privacy", "codice"),
+    (r"CAD\b|(?i:c\.\s?a\.\s?d\.|codice\s+dell['’]\s?amministrazione\s+digitale)", "cad", "codice"),
+    (r"TUIR\b|Tuir\b|(?i:t\.\s?u\.\s?i\.\s?r\.|testo\s+unico\s+delle\s+imposte\s+sui\s+redditi)", "tuir", "codice"),
+    (r"TUEL\b|Tuel\b|(?i:t\.\s?u\.\s?e\.\s?l\.|testo\s+unico\s+(?:degli|delle\s+leggi\s+sull['’]\s?ordinamento\s+degli)\s+enti\s+locali)", "tuel", "codice"),
+    (r"(?i:codice\s+della\s+navigazione|cod\.\s?nav\.|c\.\s?nav\.)", "navigazione", "codice"),
+]
+_CODE_RE = re.compile("|".join(f"(?P<c{i}>{p})" for i, (p, _, _) in enumerate(_CODES)))
+
+# Back-references: "della medesima legge", "dello stesso decreto", "del citato d.lgs.", "l. cit."
+_BR_NOUN = (
+    r"(?P<noun>legge|decreto[\s-]+legislativo|decreto[\s-]+legge|decreto|d\.\s?lgs\.|d\.\s?l\.|d\.\s?p\.\s?r\.|"
+    r"dpr|codice|testo\s+unico|t\.\s?u\.|regolamento|l\.|provvedimento|atto|normativa)"
+)
+_BACKREF_PRE = re.compile(
+    rf"(?:medesim[oa]|stess[oa]|citat[oa]|predett[oa]|suddett[oa]|richiamat[oa]|menzionat[oa]|sopra\s+citat[oa]|anzidett[oa])\s{{1,3}}{_BR_NOUN}",
+    re.I,
+)
+_BACKREF_POST = re.compile(rf"{_BR_NOUN}\s{{0,3}}(?:cit\.|citat[oa](?![a-z])|da\s+ultimo\s+citat[oa])", re.I)
+_BACKREF_BARE = re.compile(r"cit\.", re.I)
+
+_CONNECT = re.compile(
+    r"\s{0,3},?\s{0,3}(?:(?:del|della|dello|dei|delle|degli|dell['’]|al|alla|allo|ai|agli|ex|di\s+cui\s+al(?:la|lo|l['’])?|previsto\s+dal(?:la)?|in)\b\s{0,3}|dell['’]\s?)?",
+    re.I,
+)
+
+# --------------------------------------------------------------------------- articles
+
+_ART_HEAD = re.compile(rf"(?P<kw>artt?\.|art(?=\s+\d)|articol[oi](?![a-z]))(?:{_S}n\.|{_S}da(?=\s))?{_S}(?P<num>{_NUMSUF})", re.I)
+_COMMA = re.compile(
+    rf"{_S},?{_S}(?:"
+    rf"(?:comma|co\.|c\.)\s{{0,3}}(?P<c1>{_NUMSUF})"
+    rf"|commi\s{{1,3}}(?P<cl>{_NUMSUF}(?:\s{{0,3}}(?:,|e|ed)\s{{0,3}}{_NUMSUF}){{0,20}})"
+    rf"|(?P<c2>{_ORD_RE})\s{{1,3}}comma"
+    rf"|(?P<c3>\d{{1,2}})\s?[°º]\s?(?:comma|co\.)"
+    rf"|comma\s{{1,3}}(?P<c4>{_ORD_RE})(?![a-z])"
+    rf")",
+    re.I,
+)
+_LETT = re.compile(
+    rf"{_S},?{_S}(?:lettera|lettere|lett\.|lett(?=\s))\s{{0,3}}(?P<l>[a-z]{{1,2}}(?:[-\s]?(?i:{_LATIN_RE}))?)(?![a-zà-ù])\)?"
+    rf"(?P<more>(?:\s{{0,3}}(?:,|e|ed)\s{{0,3}}[a-z]{{1,2}}\)){{0,20}})",
+    re.I,
+)
+_NUMERO = re.compile(rf"{_S},?{_S}(?:n\.|num\.|numero)\s{{0,3}}(?P<n>\d{{1,3}})(?P<par>\))?(?![\d/])(?!\s{{0,3}}del\b)", re.I)
+_PERIODO = re.compile(rf"{_S},?{_S}(?:{_ORD_RE}\s{{1,3}}periodo|periodo\s{{1,3}}\d{{1,2}}|(?:primo|secondo|terzo)\s+capoverso)", re.I)
+_SEQ_SEP = re.compile(rf"{_S}(?:,|e|ed|nonché|nonche['’]?|-|–)\s{{0,3}}(?:(?:l['’]|gli\s+)?(?:artt?\.|articol[oi](?![a-z]))\s{{0,3}})?", re.I)
+_AND_SEP = re.compile(rf"{_S}(?:e|ed)\s{{1,3}}(?:(?:l['’]|all['’]|dell['’])?(?:art\.|articolo)\s{{0,3}})?", re.I)
+_RANGE = re.compile(rf"{_S}(?:[-–]|a)\s{{0,3}}(?P<to>{_NUMSUF})", re.I)
+_NUM_START = re.compile(rf"(?P<num>{_NUMSUF})(?!\s{{0,3}}(?:°|º|%|euro|persone|anni|giorni|mesi|volte|pagine|/))", re.I)
+_SS = re.compile(r"\s{0,3}(?:e\s{1,3})?(?:ss|segg|sgg|seg)\.", re.I)
+_DESC = re.compile(r"\s{0,3}\((?P<d>[^()\n]{2,200})\)")
+_DESC_REJECT = re.compile(r"\s*(?:art|artt|cfr|v\.|vedi|conv|in\s+g\.u|g\.u\.|ecli|cass|corte|\d)", re.I)
+
+# prefixes before an article: "secondo comma dell'art.", "comma 2 dell'articolo", "lett. a) del comma 1 dell'art."
+_PREFIX = re.compile(
+    rf"(?:(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl>[a-z]{{1,2}})\)?{_S},?\s{{0,3}}(?:del(?:l['’])?{_S})?)?"
+    rf"(?:(?:il{_S}|al{_S}|del{_S}|nel{_S}|dal{_S})?(?:(?P<po>{_ORD_RE})\s{{1,3}}comma|comma\s{{1,3}}(?P<pn>{_NUMSUF}))|(?:ai|nei|dei)?{_S}commi\s{{1,3}}(?P<pc>\d{{1,3}}(?:\s{{0,3}}(?:,|e)\s{{0,3}}\d{{1,3}}){{0,10}}))"
+    rf"{_S},?{_S}(?:dell['’]|dell'|del|all['’]|nell['’]|di\s+cui\s+all['’]){_S}$",
+    re.I,
+)
+
+# --------------------------------------------------------------------------- cases
+
+_REGIONS = [
+    "Lazio", "Lombardia", "Campania", "Sicilia", "Puglia", "Toscana", "Veneto", "Piemonte",
+    "Emilia[\\s-]Romagna", "Emilia", "Liguria", "Calabria", "Sardegna", "Marche", "Abruzzo", "Umbria",
+    "Friuli[\\s-]Venezia[\\s-]Giulia", "Friuli", "Basilicata", "Molise", "Trentino[\\s-]Alto[\\s-]Adige",
+    "Trentino", "Valle\\s+d['’]Aosta", "Bolzano", "Trento",
+]
+_SEATS = [
+    "Roma", "Latina", "Milano", "Brescia", "Napoli", "Salerno", "Palermo", "Catania", "Bari", "Lecce",
+    "Firenze", "Venezia", "Torino", "Bologna", "Parma", "Genova", "Catanzaro", "Reggio\\s+Calabria",
+    "Cagliari", "Ancona", "L['’]Aquila", "Pescara", "Perugia", "Trieste", "Potenza", "Campobasso",
+    "Trento", "Bolzano", "Aosta",
+]
+_REGION_RE = "(?:" + "|".join(_REGIONS) + ")"
+_SEAT_RE = "(?:" + "|".join(_SEATS) + ")"
+_TAR_PLACE = re.compile(
+    rf"{_S}[,\-–]?{_S}(?:(?:per\s+(?:il|la|l['’])|del|della|dell['’]|di)\s{{0,3}})?(?P<reg>{_REGION_RE})"
+    rf"(?:{_S}[,\-–(]{_S}(?:sede(?:\s+staccata)?\s+di\s+|sez(?:\.|ione)\s+staccata\s+di\s+|sede\s+)?(?P<seat>{_SEAT_RE})\)?)?"
+    rf"|{_S}[,\-–]?{_S}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
+)
+_CASE_EL = re.compile(
+    rf"{_S}[,;]?{_S}(?:"
+    rf"(?P<branch>civ(?:ile|\.)|pen(?:ale|\.))"
+    rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|Sez(?:\.|ioni)\s?Un(?:\.|ite)|sez(?:\.|ioni)\s?un(?:\.|ite)|Sez\.\s?U\.|sez\.\s?U\.|Sezioni\s+unite)"
+    rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
+    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|pen\.|civ\.|[IVX]{{1,4}}(?:[-\s]?(?:bis|ter|\d|[A-Z])(?![a-z]))?|\d{{1,2}}(?:[-\s]?(?:bis|ter|\d|[A-Z])(?![a-z]))?|quater|stralcio)"
+    rf"|(?P<lav>lav\.|lavoro)"
+    rf"|(?P<bare>[IVX]{{1,4}}(?:-bis|-ter)?)(?=\s{{0,3}},)"
+    rf"|(?P<dtype>sent(?:enza|\.)|ord(?:inanza|\.)(?:\s?interl(?:ocutoria|\.))?|decr(?:eto|\.)|dec\.|parere|decisione)"
+    rf"|(?P<date>(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)|(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?\d{{1,2}}[./]\d{{1,2}}[./]\d{{4}}(?!\d))"
+    rf"|(?P<num>(?:n(?:\.|r\.|°|um\.)|numero){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
+    rf"|\d{{1,6}}{_S}/{_S}\d{{4}}(?![\d/]))"
+    rf"|(?P<filler>(?:a|con|la|le|sua|nella|nelle|recente|nota|celebre|citata|pronuncia|in|data)(?![a-zà-ù]))"
+    rf")",
+    re.I,
+)
+_NUM_PARTS = re.compile(
+    rf"(?:(?:n(?:\.|r\.|°|um\.)|numero){_S})?(?P<n>\d{{1,6}})(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
+    re.I,
+)
+_DATE_PARTS = re.compile(
+    rf"(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})|(?P<d2>\d{{1,2}})[./](?P<m2>\d{{1,2}})[./](?P<y2>\d{{4}})",
+    re.I,
+)
+_CASE_CHAIN = re.compile(
+    rf"(?:{_S}[,;]{_S}(?:e\s{{1,3}}|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}e\s{{1,3}})(?P<num>n(?:\.|r\.){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|,?\s{{1,3}}del\s{{1,3}}\d{{4}}(?!\d)))",
+    re.I,
+)
+# "sentenza n. 238 del 2014 della Corte costituzionale": decision before the court
+_CASE_PREFIX = re.compile(
+    rf"(?P<dtype>sent(?:enza|\.)|ord(?:inanza|\.))\s{{1,3}}(?P<num>(?:n\.\s{{0,3}})?\d{{1,6}}(?:\s{{0,3}}/\s{{0,3}}(?:\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}))\s{{1,3}}(?:della|dalla|delle)\s{{1,3}}$",
+    re.I,
+)
+
+_ECLI = re.compile(r"ECLI:IT:(?P<court>[A-Z0-9]{1,7}):(?P<year>\d{4}):(?P<ord>[A-Za-z0-9.]{1,25})(?<!\.)")
+
+# --------------------------------------------------------------------------- triggers
+
+# The leading look-around is a cheap filter: a word start whose first letter can begin an anchor.
+# It makes the 40-branch alternation run only at plausible positions (3x faster on plain prose).
+_TRIGGER = re.compile(
+    r"(?=[AaEeLlDdRrCcTt])(?<![\w])(?:"
+    r"(?P<ecli>ECLI:IT:)"
+    r"|(?P<art>(?i:artt?\.|art(?=\s+\d)|articol[oi](?![a-z])))"
+    r"|(?P<court>(?:Corte\s+(?i:cost|costituzionale|(?:suprema\s+)?di\s+cassazione)|C\.\s?[Cc]ost\.|Cass(?:azione)?\b|"
+    r"Cons\.\s?(?:di\s+)?St|Consiglio\s+di\s+(?:Stato|giustizia\s+amministrativa)|C\.d\.S\.|CdS\b|"
+    r"C\.G\.A|CGA|T\.A\.R\.?|TAR\b|Tar\b|Tribunale\s+amministrativo\s+regionale))"
+    r"|(?P<act>(?i:legge|l\.|decreto|d\.\s?lgs|dlgs|d\.\s?lg|d\.\s?l|d\.\s?p\.\s?r|d\.\s?p\.\s?c\.\s?m|dpr\b|dpcm\b|r\.\s?d|regio|d\.\s?m\.|codice|cod\.|costituzione|carta\s+costituzionale)|DL\b|CAD\b|TUIR\b|TUEL\b)"
+    r")"
+)
+
+
+def _year(y: str | None, act_type: str | None = None) -> int | None:
+    if not y:
+        return None
+    v = int(y)
+    if len(y) == 2:
+        if act_type in ("regio.decreto", "regio.decreto.legge"):
+            return 1900 + v
+        return 2000 + v if v <= YEAR_PIVOT else 1900 + v
+    return v if 1800 <= v <= 2100 else None
+
+
+def _iso(d: str | None, m: str | None, y: int | None) -> str | None:
+    if not (d and m and y):
+        return None
+    day = 1 if d.lower() in ("1°", "1º", "primo") else int(d)
+    month = _MONTHS.get(m.lower()) if not m.isdigit() else int(m)
+    if not month or not 1 <= day <= 31 or not 1 <= month <= 12:
+        return None
+    return f"{y:04d}-{month:02d}-{day:02d}"
+
+
+def _norm_key(s: str) -> str:
+    """'21 septies' -> '21-septies'; '25-bis.1' stays; 'Vicies semel' -> 'vicies-semel'."""
+    s = re.sub(r"[\s\u00a0]+", " ", s.strip().lower()).replace("–", "-")
+    m = re.match(r"(\d+)\s?-?\s?([a-z][a-z -]*?)?(\.\d+)?$", s)
+    if not m:
+        return s
+    num, suf, dot = m.group(1), m.group(2), m.group(3) or ""
+    num = str(int(num)) if num.strip("0") else num
+    if suf:
+        return f"{num}-{re.sub(r'[ -]+', '-', suf.strip())}{dot}"
+    return num + dot
+
+
+def _roman(s: str) -> str:
+    vals = {"I": 1, "V": 5, "X": 10}
+    total, prev = 0, 0
+    for ch in reversed(s):
+        v = vals[ch]
+        total += -v if v < prev else v
+        prev = max(prev, v)
+    return str(total)
+
+
+# --------------------------------------------------------------------------- parsing helpers
+
+
+class _ActHit(msgspec.Struct):
+    act: ActRef
+    end: int
+
+
+def _parse_act(text: str, pos: int) -> _ActHit | None:
+    """An act with coordinates at pos: type + (date and/or number/year)."""
+    m = _ACT_TYPE_RE.match(text, pos)
+    if not m:
+        return None
+    act_type = next(_ACT_TYPES[int(k[1:])][1] for k, v in m.groupdict().items() if v is not None)
+    word = m.group(0)
+    # abbreviated 'l.' must not be a dotted initial inside something else ('l.r.' handled above)
+    p = m.end()
+    if act_type == "legge" and word.lower() == "l." and text[pos - 1 : pos] in ("'", "’"):
+        return None
+    number = year = date = None
+    d = _COORD_DATE.match(text, p) or _COORD_NDATE.match(text, p)
+    if d:
+        year = int(d.group("y"))
+        date = _iso(d.group("d"), d.group("m"), year)
+        number = d.group("n")
+        end = d.end()
+        if number is None:
+            # "legge 7 agosto 1990 n. 241" w/o comma is covered; "del" forms are rare after a date
+            if act_type not in ("decreto.ministeriale", "decreto.del.presidente.del.consiglio.dei.ministri", "regio.decreto"):
+                return None
+    else:
+        n = _COORD_NUM.match(text, p)
+        if not n:
+            return None
+        number = n.group("n")
+        yraw = n.group("y2") or n.group("y4")
+        year = _year(yraw, act_type)
+        if yraw and year is None:
+            return None
+        if not yraw and not n.group("mark"):
+            return None  # "legge 104" alone is too ambiguous; require "n." or a year
+        if n.group("d"):
+            date = _iso(n.group("d"), n.group("m"), year)
+        end = n.end()
+    if number is not None:
+        number = str(int(number))
+    act = ActRef(act_type=act_type, number=number, year=year, date=date, raw=text[pos:end].strip())
+    if act_type == "decreto.legge":
+        c = _CONV.match(text, end)
+        if c and c.end() > end + 2:
+            conv = _parse_act(text, c.end())
+            if conv and conv.act.act_type == "legge":
+                act.converted_by = conv.act
+                end = conv.end
+                act.raw = text[pos:end].strip()
+    return _ActHit(act, end)
+
+
+def _parse_code(text: str, pos: int) -> _ActHit | None:
+    m = _CODE_RE.match(text, pos)
+    if not m:
+        return None
+    i = int(m.lastgroup[1:]) if m.lastgroup else next(int(k[1:]) for k, v in m.groupdict().items() if v)
+    _, code, act_type = _CODES[i]
+    return _ActHit(ActRef(act_type=act_type, code=code, raw=m.group(0)), m.end())
+
+
+_KIND_OF_NOUN = [
+    (re.compile(r"decreto[\s-]+legislativo|d\.\s?lgs\.", re.I), ("decreto.legislativo",)),
+    (re.compile(r"decreto[\s-]+legge|d\.\s?l\.", re.I), ("decreto.legge",)),
+    (re.compile(r"d\.\s?p\.\s?r\.|dpr", re.I), ("decreto.del.presidente.della.repubblica",)),
+    (re.compile(r"decreto", re.I), ("decreto.legislativo", "decreto.legge", "decreto.del.presidente.della.repubblica",
+                                    "decreto.ministeriale", "regio.decreto", "regio.decreto.legge",
+                                    "decreto.del.presidente.del.consiglio.dei.ministri")),
+    (re.compile(r"legge|l\.", re.I), ("legge", "legge.costituzionale", "legge.regionale")),
+    (re.compile(r"codice", re.I), ("codice",)),
+]
+
+
+def _kinds_for(noun: str) -> tuple[str, ...] | None:
+    for rx, kinds in _KIND_OF_NOUN:
+        if rx.fullmatch(noun.strip()):
+            return kinds
+    return None  # testo unico, regolamento, atto...: any act
+
+
+class _Scanner:
+    """One pass over the text; holds the context needed for back-references."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.out: list[Citation] = []
+        # last mention of each act type: (order, act); a dict keeps back-reference lookup O(1)
+        self.last_by_type: dict[str, tuple[int, ActRef]] = {}
+        self.n_acts = 0
+        self.article_acts: dict[str, ActRef] = {}  # last act seen per article key ('art. 3 cit.')
+        self.pending: tuple[ActRef, int, int] | None = None  # standalone act: (act, start, end)
+        self.pending_used = False
+        self.anchor_end = 0  # end of the text that last extended the pending act's reach
+
+    # -- standalone acts ---------------------------------------------------
+    def _flush_pending(self) -> None:
+        if self.pending and not self.pending_used:
+            act, s, e = self.pending
+            if act.act_type not in ("codice", "costituzione"):
+                self.out.append(Citation(raw=self.text[s:e], start=s, end=e, kind="statute", act=act))
+        self.pending = None
+        self.pending_used = False
+
+    def _set_pending(self, act: ActRef, s: int, e: int) -> None:
+        self._flush_pending()
+        self.pending = (act, s, e)
+        self.anchor_end = e
+        self._remember(act)
+
+    def _remember(self, act: ActRef) -> None:
+        self.n_acts += 1
+        self.last_by_type[act.act_type] = (self.n_acts, act)
+
+    def _pending_reaches(self, start: int) -> ActRef | None:
+        if not self.pending:
+            return None
+        if start - self.anchor_end > 80:  # test before slicing: keeps the scan linear
+            return None
+        gap = self.text[self.anchor_end : start]
+        if re.search(r"[.;!?]\s|\n", gap) or re.search(r"[;!?]$", gap):
+            return None
+        return self.pending[0]
+
+    # -- back-references -----------------------------------------------------
+    def _resolve(self, kinds: tuple[str, ...] | None) -> ActRef | None:
+        found = [self.last_by_type[k] for k in (kinds or self.last_by_type) if k in self.last_by_type]
+        return max(found, key=lambda t: t[0])[1] if found else None
+
+    def _parse_act_spec(self, pos: int, article_keys: list[str]):
+        """After the article list: code, coordinates, back-reference. Returns (act, end, via_br, unresolved)."""
+        text = self.text
+        c = _CONNECT.match(text, pos)
+        p = c.end() if c else pos
+        for q in ((p, pos) if p != pos else (pos,)):
+            hit = _parse_act(text, q) or _parse_code(text, q)
+            if hit:
+                return hit.act, hit.end, False, False
+        for q in ((p, pos) if p != pos else (pos,)):
+            b = _BACKREF_PRE.match(text, q) or _BACKREF_POST.match(text, q)
+            if b:
+                act = self._resolve(_kinds_for(b.group("noun")))
+                return act, b.end(), True, act is None
+            b = _BACKREF_BARE.match(text, q)
+            if b:
+                act = None
+                for k in article_keys:
+                    act = self.article_acts.get(k) or act
+                act = act or self._resolve(None)
+                return act, b.end(), True, act is None
+        return None, pos, False, True
+
+    # -- articles --------------------------------------------------------
+    def _parse_item_specs(self, pos: int) -> tuple[dict, int]:
+        text = self.text
+        spec: dict = {}
+        for _ in range(8):
+            m = _COMMA.match(text, pos)
+            if m and "comma" not in spec:
+                if m.group("c1"):
+                    spec["comma"] = _norm_key(m.group("c1"))
+                elif m.group("cl"):
+                    parts = re.split(r"\s*(?:,|\be\b|\bed\b)\s*", m.group("cl"))
+                    spec["comma"] = ",".join(_norm_key(x) for x in parts if x.strip())
+                elif m.group("c3"):
+                    spec["comma"] = str(int(m.group("c3")))
+                else:
+                    spec["comma"] = _ORD[(m.group("c2") or m.group("c4")).lower()]
+                pos = m.end()
+                continue
+            m = _LETT.match(text, pos)
+            if m and "lettera" not in spec:
+                letters = [_norm_key(m.group("l"))] + re.findall(r"([a-z]{1,2})\)", m.group("more") or "", re.I)
+                spec["lettera"] = ",".join(x.lower() for x in letters)
+                pos = m.end()
+                continue
+            m = _NUMERO.match(text, pos)
+            if m and "numero" not in spec and (m.group("par") or "comma" in spec or "lettera" in spec):
+                spec["numero"] = m.group("n")
+                pos = m.end()
+                continue
+            m = _PERIODO.match(text, pos)
+            if m:
+                pos = m.end()
+                continue
+            break
+        return spec, pos
+
+    def _parse_group(self, start: int, head_end: int, first_key: str, plural: bool):
+        """Article items sharing one act: '575, 576 e 577 c.p.'. Returns (items, range, ss, end)."""
+        text = self.text
+        items: list[tuple[str, dict]] = []
+        key = first_key
+        spec, pos = self._parse_item_specs(head_end)
+        items.append((key, spec))
+        rng = None
+        while True:
+            r = _RANGE.match(text, pos)
+            if r and not spec and len(items) == 1 and (plural or text[pos:r.start("to")].strip() in ("-", "–")):
+                to = _norm_key(r.group("to"))
+                if to.isdigit() and key.isdigit() and int(to) > int(key):
+                    rng = f"{key}-{to}"
+                    items.append((to, {}))
+                    pos = r.end()
+                    break
+            s = (_SEQ_SEP if plural else _AND_SEP).match(text, pos)
+            if not s or (not plural and s.end() == s.start()):
+                break
+            n = _NUM_START.match(text, s.end())
+            if not n:
+                break
+            key = _norm_key(n.group("num"))
+            spec, pos = self._parse_item_specs(n.end())
+            items.append((key, spec))
+        ss = _SS.match(text, pos)
+        if ss:
+            pos = ss.end()
+        return items, rng, bool(ss), pos
+
+    def parse_articles(self, start: int) -> int:
+        text = self.text
+        m = _ART_HEAD.match(text, start)
+        if not m:
+            return start + 1
+        plural = m.group("kw").lower() in ("artt.", "articoli")
+        prefix = self._prefix(start)
+        group_start = start
+        first = True
+        head_end, first_key = m.end(), _norm_key(m.group("num"))
+        while True:
+            items, rng, and_following, art_end = self._parse_group(group_start, head_end, first_key, plural)
+            keys = [k for k, _ in items]
+            act, pos2, via_br, unresolved = self._parse_act_spec(art_end, keys)
+            end = art_end
+            if act is not None or via_br:
+                end = pos2
+                if not via_br:
+                    # "art. 2043 c.c.": an explicit act ends the reach of any preceding act
+                    self._flush_pending()
+                    self._remember(act)
+                if len(items) == 1 and not items[0][1]:
+                    # trailing specs after the act: "art. 62-bis c.p., comma 1"
+                    spec, e2 = self._parse_item_specs(end)
+                    if spec:
+                        items[0] = (items[0][0], spec)
+                        end = e2
+            else:
+                act = self._pending_reaches(start)
+                if act is not None:
+                    self.pending_used = True
+                    self.anchor_end = end
+            desc = None
+            d = _DESC.match(text, end)
+            if d and not _DESC_REJECT.match(d.group("d")):
+                desc = d.group("d").strip()
+            raw = text[group_start:end]
+            for i, (k, sp) in enumerate(items):
+                c = Citation(
+                    raw=raw, start=group_start, end=end, kind="statute", act=act, act_unresolved=act is None,
+                    via_backreference=via_br, article=k, comma=sp.get("comma"), lettera=sp.get("lettera"),
+                    numero=sp.get("numero"), article_range=rng if rng and i in (0, len(items) - 1) else None,
+                    and_following=and_following and i == len(items) - 1,
+                    description=desc if i == len(items) - 1 else None,
+                )
+                if first and i == 0 and prefix:
+                    if c.comma is None and prefix.get("comma"):
+                        c.comma = prefix["comma"]
+                    if c.lettera is None and prefix.get("lettera"):
+                        c.lettera = prefix["lettera"]
+                self.out.append(c)
+                if act is not None:
+                    self.article_acts[k] = act
+            first = False
+            # "artt. 3 Cost., 97 Cost. e 1 l. 241/1990": each item with its own act
+            if not (plural and act is not None and not via_br):
+                return end
+            s = _SEQ_SEP.match(text, end)
+            if not s or s.end() == end:
+                return end
+            n = _NUM_START.match(text, s.end())
+            if not n:
+                return end
+            # only continue if this next group names its own act
+            probe_items, _, _, probe_end = self._parse_group(s.end(), n.end(), _norm_key(n.group("num")), plural)
+            c = _CONNECT.match(text, probe_end)
+            q = c.end() if c else probe_end
+            if not (_parse_code(text, q) or _parse_act(text, q) or _parse_code(text, probe_end) or _parse_act(text, probe_end)):
+                return end
+            i = text[s.start() : s.end()].lower().find("art")  # ", gli artt. 3 ..." -> raw starts at the anchor
+            group_start = s.start() + i if i >= 0 else s.end()
+            head_end, first_key = n.end(), _norm_key(n.group("num"))
+
+    def _prefix(self, start: int) -> dict | None:
+        window = self.text[max(0, start - 80) : start]
+        i = window.rfind("omm")  # every prefix form names a comma/commi: cheap pre-check and cut
+        if i < 0:
+            return None
+        window = window[max(0, i - 30) :]
+        m = _PREFIX.search(window)
+        if not m:
+            return None
+        out = {}
+        if m.group("po"):
+            out["comma"] = _ORD[m.group("po").lower()]
+        elif m.group("pn"):
+            out["comma"] = _norm_key(m.group("pn"))
+        elif m.group("pc"):
+            out["comma"] = ",".join(re.findall(r"\d+", m.group("pc")))
+        if m.group("pl"):
+            out["lettera"] = m.group("pl").lower()
+        return out
+
+    # -- standalone act mention ------------------------------------------------
+    def parse_act_mention(self, start: int) -> int:
+        hit = _parse_act(self.text, start) or _parse_code(self.text, start)
+        if not hit:
+            return start + 1
+        self._set_pending(hit.act, start, hit.end)
+        return hit.end
+
+    # -- ECLI -----------------------------------------------------------------
+    def parse_ecli(self, start: int) -> int:
+        m = _ECLI.match(self.text, start)
+        if not m:
+            return start + 1
+        court, ordinal = m.group("court"), m.group("ord")
+        c = Citation(raw=m.group(0), start=start, end=m.end(), kind="ecli", ecli=m.group(0),
+                     decision_year=int(m.group("year")))
+        if court.startswith("TAR") and len(court) > 3:
+            c.court, c.court_seat = "TAR", court[3:]
+        else:
+            c.court = court
+        om = re.match(r"(\d+)([A-Z]*)", ordinal)
+        if om:
+            c.decision_number = str(int(om.group(1)))
+            suf = om.group(2)
+            if suf in ("SENT", "S"):
+                c.decision_type = "sentenza"
+            elif suf in ("ORD", "O"):
+                c.decision_type = "ordinanza"
+            elif suf in ("CIV", "PEN"):
+                c.court_branch = suf.lower()
+            elif suf:
+                c.decision_type = suf.lower()
+        self.out.append(c)
+        return m.end()
+
+    # -- case law -----------------------------------------------------------
+    def parse_case(self, start: int, anchor: str) -> int:
+        text = self.text
+        a = anchor.lower().replace(" ", "")
+        if a.startswith(("cortecost", "c.cost", "corte\u00a0cost")) or "cost" in a and a.startswith("c"):
+            court = "COST"
+        elif "cass" in a:
+            court = "CASS"
+        elif a.startswith("c.g.a") or a.startswith("cga") or "giustizia" in a:
+            court = "CGARS"
+        elif a.startswith(("cons", "consigliodistato", "c.d.s", "cds")):
+            court = "CDS"
+        else:
+            court = "TAR"
+        pos = start + len(anchor)
+        # complete the anchor word: "Corte costituzionale", "Cassazione", "Consiglio di Stato", "C.G.A.R.S."
+        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.)?\.?", text[pos : pos + 12])
+        if tm:
+            pos += tm.end()
+        if court == "CGARS":
+            sm = re.match(r"(?:\s+per\s+la\s+Regione\s+[Ss]iciliana|\s*(?:-\s*)?Sicilia|\s*reg\.\s*Sic\.)?", text[pos : pos + 40])
+            pos += sm.end() if sm else 0
+        c = Citation(raw="", start=start, end=start, kind="case", court=court)
+        if court == "TAR":
+            pm = _TAR_PLACE.match(text, pos)
+            if pm:
+                if pm.group("reg"):
+                    reg = re.sub(r"\s+", " ", pm.group("reg"))
+                    c.court_seat = reg + (", " + pm.group("seat") if pm.group("seat") else "")
+                else:
+                    c.court_seat = pm.group("seat2")
+                pos = pm.end()
+        got_num = False
+        for _ in range(12):
+            m = _CASE_EL.match(text, pos)
+            if not m or m.end() == pos:
+                break
+            g = m.lastgroup
+            val = m.group(g)
+            if g == "branch":
+                c.court_branch = "civ" if val.lower().startswith("civ") else "pen"
+            elif g == "su":
+                c.court_section = "U"
+            elif g == "plen":
+                c.court_section = "plen"
+            elif g == "sez":
+                v = val.rstrip(".").lower()
+                if v.startswith("lav"):
+                    c.court_section, c.court_branch = "lav", c.court_branch or "civ"
+                elif v.startswith("trib"):
+                    c.court_section, c.court_branch = "trib", c.court_branch or "civ"
+                elif v.startswith("fer"):
+                    c.court_section = "fer"
+                elif v in ("pen", "civ"):
+                    c.court_branch = v
+                else:
+                    rm = re.match(r"([ivx]+|\d+)(.*)", v)
+                    if rm:
+                        base = _roman(rm.group(1).upper()) if rm.group(1)[0] in "ivx" else str(int(rm.group(1)))
+                        c.court_section = base + (("-" + rm.group(2).strip(" -")) if rm.group(2).strip(" -") else "")
+                    else:
+                        c.court_section = v
+            elif g == "bare":
+                c.court_section = _roman(val.split("-")[0]) + ("-" + val.split("-")[1] if "-" in val else "")
+            elif g == "lav":
+                c.court_section, c.court_branch = "lav", c.court_branch or "civ"
+            elif g == "dtype":
+                v = val.lower()
+                c.decision_type = ("sentenza" if v.startswith("sent") else "ordinanza" if v.startswith("ord")
+                                   else "decreto" if v.startswith("dec") and v != "decisione" else v)
+            elif g == "date":
+                dm = _DATE_PARTS.search(val)
+                if dm and c.decision_date is None:
+                    if dm.group("d"):
+                        y = int(dm.group("y"))
+                        c.decision_date = _iso(dm.group("d"), dm.group("m"), y)
+                    else:
+                        y = int(dm.group("y2"))
+                        c.decision_date = _iso(dm.group("d2"), dm.group("m2"), y)
+                    c.decision_year = c.decision_year or y
+            elif g == "num":
+                nm = _NUM_PARTS.match(val)
+                c.decision_number = str(int(nm.group("n")))
+                yraw = nm.group("y2") or nm.group("y4")
+                if yraw:
+                    c.decision_year = _year(yraw)
+                if nm.group("d") and c.decision_date is None:
+                    c.decision_date = _iso(nm.group("d"), nm.group("m"), c.decision_year)
+                got_num = True
+                pos = m.end()
+                break
+            pos = m.end()
+        if not got_num:
+            return start + 1
+        # a trailing date after the number: "n. 456, 12 luglio 2023" / "n. 456 del 12/07/2023"
+        m = _CASE_EL.match(text, pos)
+        if m and m.lastgroup == "date" and c.decision_date is None:
+            dm = _DATE_PARTS.search(m.group("date"))
+            if dm and dm.group("d"):
+                c.decision_date = _iso(dm.group("d"), dm.group("m"), int(dm.group("y")))
+            elif dm:
+                c.decision_date = _iso(dm.group("d2"), dm.group("m2"), int(dm.group("y2")))
+            c.decision_year = c.decision_year or int(c.decision_date[:4]) if c.decision_date else c.decision_year
+            pos = m.end()
+        if c.decision_year is None and c.decision_date:
+            c.decision_year = int(c.decision_date[:4])
+        c.end = pos
+        c.raw = text[start:pos]
+        self.out.append(c)
+        # same court, further decisions: "Cons. Stato, sez. IV, n. 3509 del 2016; n. 472 del 2016"
+        while True:
+            m = _CASE_CHAIN.match(text, pos)
+            if not m:
+                return pos
+            nm = _NUM_PARTS.match(m.group("num"))
+            yraw = nm.group("y2") or nm.group("y4")
+            s2 = m.start("num")
+            self.out.append(Citation(
+                raw=text[s2 : m.end()], start=s2, end=m.end(), kind="case", court=c.court,
+                court_seat=c.court_seat, court_section=c.court_section, court_branch=c.court_branch,
+                decision_number=str(int(nm.group("n"))), decision_year=_year(yraw),
+            ))
+            pos = m.end()
+
+    def parse_case_prefixed(self, start: int, anchor: str) -> bool:
+        """'sentenza n. 238 del 2014 della Corte costituzionale' (decision before the court)."""
+        window = self.text[max(0, start - 60) : start]
+        m = _CASE_PREFIX.search(window)
+        if not m:
+            return False
+        a = anchor.lower()
+        court = ("COST" if "cost" in a else "CASS" if "cass" in a else "CDS" if ("stato" in a or "cons" in a)
+                 else "CGARS" if "giustizia" in a or "cga" in a else "TAR")
+        nm = _NUM_PARTS.match(m.group("num").replace("n.", "").strip())
+        if not nm:
+            return False
+        s = start - len(window) + m.start()
+        tm = re.match(r"\S*(?:\s+(?i:costituzionale|di\s+stato|di\s+cassazione))?", self.text[start : start + 40])
+        e = start + (tm.end() if tm else len(anchor))
+        yraw = nm.group("y2") or nm.group("y4")
+        v = m.group("dtype").lower()
+        self.out.append(Citation(
+            raw=self.text[s:e], start=s, end=e, kind="case", court=court,
+            decision_type="sentenza" if v.startswith("sent") else "ordinanza",
+            decision_number=str(int(nm.group("n"))), decision_year=_year(yraw),
+            decision_date=_iso(nm.group("d"), nm.group("m"), _year(yraw)),
+        ))
+        return True
+
+    def run(self) -> list[Citation]:
+        text = self.text
+        pos = 0
+        n = len(text)
+        while pos < n:
+            m = _TRIGGER.search(text, pos)
+            if not m:
+                break
+            s = m.start()
+            g = m.lastgroup
+            if g == "ecli":
+                pos = self.parse_ecli(s)
+            elif g == "art":
+                pos = self.parse_articles(s)
+            elif g == "court":
+                anchor = m.group(0)
+                if anchor in ("C.d.S.", "CdS") and not re.match(r"\s*,?\s*(?:[Ss]ez|n\.|sent|ord|[Aa]d\.)", text[m.end() : m.end() + 12]):
+                    pos = m.end()
+                    continue
+                new = self.parse_case(s, anchor)
+                if new == s + 1:
+                    if self.parse_case_prefixed(s, anchor):
+                        new = m.end()
+                pos = max(new, m.end()) if new != s + 1 else s + 1
+            else:
+                pos = self.parse_act_mention(s)
+        self._flush_pending()
+        self.out.sort(key=lambda c: (c.start, c.end))
+        return self.out
+
+
+def extract_citations(text: str) -> list[Citation]:
+    """Every statute article, act, case and ECLI citation in `text`, in order of appearance.
+
+    Never raises on odd input; offsets always satisfy ``text[c.start:c.end] == c.raw``.
+    """
+    if not isinstance(text, str) or not text:
+        return []
+    return _Scanner(text).run()

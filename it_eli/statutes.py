@@ -1,0 +1,576 @@
+"""The local statute index: every act fetched or imported, article by article.
+
+Each article is stored with its act's URN and ELI, the date its text is in force for, when it
+was fetched and where from. Writes (server caching, `it-eli statutes import`) take an exclusive
+file lock around a short-lived Tantivy writer, so two processes sharing IT_ELI_HOME queue up
+instead of failing or corrupting; readers reload before answering and see the other's commits.
+The raw exports are kept (gzip) so `it-eli statutes rebuild` can re-create the index under a
+new schema version.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import gzip
+import hashlib
+import logging
+import re
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import msgspec
+import tantivy
+
+from .analysis import Analyzer
+from .config import Settings
+from .errors import InvalidArg, ItEliError, QueryError
+from .indexdir import IndexDir
+from .normattiva.akn import Act, normalize_article_key, parse_act
+from .query import QueryCompiler, parse_query
+from .schema import create_index, load_index_def, open_index, read_meta, write_meta
+
+log = logging.getLogger(__name__)
+
+DEFN_NAME = "statute_articles"
+DATASET_NOTE = (
+    "Testi da Normattiva (Istituto Poligrafico e Zecca dello Stato), licence CC BY 4.0 - attribution "
+    "required; official texts are outside copyright (art. 5 l. 633/1941). Only the Gazzetta Ufficiale "
+    "text is authentic. Single acts relayed with their source URL; not a bulk copy of Normattiva."
+)
+ORIGINAL = "originale"
+
+
+class StoredComma(msgspec.Struct, frozen=True):
+    num: str
+    text: str
+
+
+class StoredArticle(msgspec.Struct, kw_only=True):
+    urn: str
+    eli: str | None
+    article: str
+    num: str
+    heading: str | None
+    text: str
+    commi: list[StoredComma]
+    repealed: bool
+    amended: bool
+    order: int
+    in_force_date: str | None  # ISO; None for the original (as published) text
+    version: str  # ISO date or 'originale'
+    fetched_at: str
+    source_url: str
+    act_title: str | None
+    act_type: str | None
+    act_number: str | None
+    act_date: str | None
+    act_year: int | None
+    kind: str = "act"  # 'act' (from a whole-act export) or 'article' (OpenData API)
+    valid_to: str | None = None
+
+
+class ActVersion(msgspec.Struct, kw_only=True):
+    urn: str
+    eli: str | None
+    title: str | None
+    act_type: str | None
+    number: str | None
+    date: str | None
+    year: int | None
+    version: str
+    in_force_date: str | None
+    fetched_at: str
+    source_url: str
+    article_count: int
+    first_article: str | None
+    last_article: str | None
+    keys: list[str]
+
+
+class StatuteHit(msgspec.Struct, kw_only=True):
+    urn: str
+    article: str
+    heading: str | None
+    snippet: str
+    eli: str | None
+    in_force_date: str | None
+    act_title: str | None
+    human_readable_citation: str
+    source_url: str
+    repealed: bool
+    score: float
+
+
+class StatuteSearchResult(msgspec.Struct, kw_only=True):
+    """Full-text hits in the local statute index (acts fetched or imported so far)."""
+
+    query: str
+    total: int
+    hits: list[StatuteHit]
+    acts_in_index: int
+    relaxed_to_or: bool = False
+    notes: list[str] = msgspec.field(default_factory=list)
+    dataset_note: str = DATASET_NOTE
+
+
+class ImportReport(msgspec.Struct, kw_only=True):
+    acts: int
+    articles: int
+    seconds: float
+    errors: list[str]
+    imported: list[str]
+
+
+def index_root(settings: Settings) -> Path:
+    return settings.home / "indexes" / DEFN_NAME
+
+
+def version_label(in_force_date: str | None) -> str:
+    return in_force_date or ORIGINAL
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _citation(src: dict, article: str | None = None) -> str:
+    from .normattiva import codes, urn as urnmod
+
+    act_type, number, date, year = src.get("act_type"), src.get("act_number"), src.get("act_date"), src.get("act_year")
+    code = codes.lookup_act(act_type, year, number) if (act_type and year and number) else None
+    if act_type == "costituzione":
+        act = "Cost."
+    elif code is not None:
+        act = code.abbreviation
+    else:
+        try:
+            act = urnmod.act_citation(act_type or "", date=date, year=year, number=number)
+        except Exception:
+            act = src.get("act_title") or src.get("urn") or "atto"
+    return f"art. {article} {act}" if article else act
+
+
+class StatuteStore:
+    """Reader/writer over the statute index in IT_ELI_HOME."""
+
+    WRITE_LOCK_TIMEOUT = 120.0
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.defn = load_index_def(DEFN_NAME)
+        self.idir = IndexDir(index_root(settings))
+        self.raw_dir = settings.home / "statutes" / "acts"
+        self._an = Analyzer()
+        self._lock = threading.Lock()
+        self._index: tantivy.Index | None = None
+        self._token: str | None = None
+
+    # ------------------------------------------------------------ opening
+    def _ensure_created(self) -> None:
+        if self.idir.current() is not None:
+            return
+        with self._write_lock():
+            if self.idir.current() is None:
+                build = self.idir.new_build_dir()
+                create_index(build, self.defn)
+                write_meta(build, self.defn, {"created_at": now_iso()})
+                self.idir.publish(build)
+
+    def _open(self) -> tantivy.Index:
+        self._ensure_created()
+        token = self.idir.current_token()
+        with self._lock:
+            if self._index is None or token != self._token:
+                path = self.idir.current()
+                self._index, _ = open_index(path, self.defn)
+                self._token = token
+            return self._index
+
+    def _searcher(self) -> tuple[tantivy.Index, tantivy.Searcher]:
+        index = self._open()
+        index.reload()
+        return index, index.searcher()
+
+    @contextmanager
+    def _write_lock(self):
+        self.idir.root.mkdir(parents=True, exist_ok=True)
+        with open(self.idir.root / "write.lock", "w") as fh:
+            deadline = time.monotonic() + self.WRITE_LOCK_TIMEOUT
+            while True:
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise ItEliError("the statute index is busy (another process is writing)", valid="retry shortly")
+                    time.sleep(0.05)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    # ------------------------------------------------------------ writing
+    def add_act(self, act: Act, *, source_url: str, raw_xml: bytes | None = None, fetched_at: str | None = None) -> int:
+        """Store (or replace) every article of one version of an act. Returns the article count."""
+        ident = act.identity
+        if not ident.urn:
+            raise InvalidArg("the act has no URN:NIR in its metadata", valid="a Normattiva Akoma Ntoso export")
+        fetched_at = fetched_at or now_iso()
+        version = version_label(ident.version_date)
+        act_version = f"{ident.urn}@{version}"
+        if raw_xml is not None:
+            self._keep_raw(ident.urn, version, raw_xml, source_url)
+        index = self._open()
+        docs = [self._document(act, a, version, act_version, source_url, fetched_at) for a in act.articles]
+        with self._write_lock():
+            index = self._open()
+            writer = index.writer(heap_size=64_000_000, num_threads=1)
+            try:
+                writer.delete_documents_by_term("act_version", act_version)
+                for d in docs:
+                    writer.add_document(d)
+                writer.commit()
+                writer.wait_merging_threads()
+            except BaseException:
+                writer.rollback()
+                raise
+            finally:
+                del writer
+        return len(docs)
+
+    def _keep_raw(self, urn: str, version: str, raw: bytes, source_url: str) -> None:
+        self.raw_dir.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256(f"{urn}@{version}".encode()).hexdigest()[:24]
+        tmp = self.raw_dir / f"{name}.tmp"
+        with gzip.open(tmp, "wb") as fh:
+            fh.write(raw)
+        tmp.replace(self.raw_dir / f"{name}.xml.gz")
+        (self.raw_dir / f"{name}.url").write_text(source_url, encoding="utf-8")
+
+    def _document(self, act: Act, a, version: str, act_version: str, source_url: str, fetched_at: str) -> tantivy.Document:
+        ident = act.identity
+        src = {
+            "num": a.num, "heading": a.heading, "text": a.text,
+            "commi": [{"num": c.num, "text": c.text} for c in a.commi],
+            "amended": a.amended, "act_title": ident.title, "act_type": ident.act_type,
+            "act_number": ident.number, "act_date": ident.date, "act_year": ident.year,
+            "source_url": source_url, "eli": ident.eli,
+        }
+        doc = tantivy.Document(
+            doc_id=f"{ident.urn}#{a.key}@{version}", act_version=act_version, urn=ident.urn, eli=ident.eli or "",
+            article=a.key, in_force_date=version, fetched_at=fetched_at, order=a.order, kind="act", valid_to="",
+            repealed=1 if a.repealed else 0, src=msgspec.msgpack.encode(src),
+        )
+        if a.heading:
+            doc.add_text("heading", self._an.prepare(a.heading))
+        doc.add_text("text", self._an.prepare(a.text))
+        if ident.title:
+            doc.add_text("act_title", self._an.prepare(ident.title))
+        return doc
+
+    # ------------------------------------------------------------ reading
+    def _docs_where(self, searcher, index, query, limit=100_000):
+        res = searcher.search(query, limit=limit)
+        return [searcher.doc(addr).to_dict() for _, addr in res.hits]
+
+    def versions(self, urn: str, *, with_keys: bool = False) -> list[ActVersion]:
+        """Every cached whole-act version of an act, newest first (cheap: aggregations, no texts)."""
+        index, searcher = self._searcher()
+        schema = index.schema
+        base = tantivy.Query.boolean_query([
+            (tantivy.Occur.Must, tantivy.Query.term_query(schema, "urn", urn)),
+            (tantivy.Occur.Must, tantivy.Query.term_query(schema, "kind", "act")),
+        ])
+        agg = searcher.aggregate(base, {"v": {"terms": {"field": "in_force_date", "size": 1000}}})
+        out = []
+        for bucket in agg["v"]["buckets"]:
+            version, count = bucket["key"], int(bucket["doc_count"])
+            vq = tantivy.Query.term_query(schema, "act_version", f"{urn}@{version}")
+            first = searcher.search(vq, limit=1, order_by_field="order", order=tantivy.Order.Asc).hits
+            last = searcher.search(vq, limit=1, order_by_field="order", order=tantivy.Order.Desc).hits
+            f0 = searcher.doc(first[0][1]).to_dict()
+            f1 = searcher.doc(last[0][1]).to_dict()
+            src = msgspec.msgpack.decode(f0["src"][0])
+            keys: list[str] = []
+            if with_keys:
+                hits = searcher.search(vq, limit=count, order_by_field="order", order=tantivy.Order.Asc).hits
+                keys = [searcher.doc(a).to_dict()["article"][0] for _, a in hits]
+            out.append(ActVersion(
+                urn=urn, eli=src.get("eli"), title=src.get("act_title"), act_type=src.get("act_type"),
+                number=src.get("act_number"), date=src.get("act_date"), year=src.get("act_year"), version=version,
+                in_force_date=None if version == ORIGINAL else version, fetched_at=f0["fetched_at"][0],
+                source_url=src.get("source_url", ""), article_count=count,
+                first_article=f0["article"][0], last_article=f1["article"][0], keys=keys,
+            ))
+        out.sort(key=lambda v: ("0" if v.version == ORIGINAL else v.version), reverse=True)
+        return out
+
+    def choose_version(self, urn: str, at_date: str | None) -> ActVersion | None:
+        """The newest version, or the newest whose in-force date is not after `at_date`."""
+        versions = self.versions(urn)
+        if at_date is None:
+            return versions[0] if versions else None
+        eligible = [v for v in versions if v.in_force_date and v.in_force_date <= at_date]
+        return eligible[0] if eligible else None
+
+    def article_candidates(self, urn: str, key: str) -> list[StoredArticle]:
+        """Every cached text of one article (all versions, exports and single fetches), newest first."""
+        index, searcher = self._searcher()
+        schema = index.schema
+        q = tantivy.Query.boolean_query([
+            (tantivy.Occur.Must, tantivy.Query.term_query(schema, "urn", urn)),
+            (tantivy.Occur.Must, tantivy.Query.term_query(schema, "article", normalize_article_key(key))),
+        ])
+        res = searcher.search(q, limit=200)
+        out = [self._stored(searcher.doc(addr).to_dict()) for _, addr in res.hits]
+        out.sort(key=lambda a: (a.in_force_date or "0", a.kind == "act", a.fetched_at), reverse=True)
+        return out
+
+    def get_article(self, urn: str, key: str, version: str) -> StoredArticle | None:
+        index, searcher = self._searcher()
+        doc_id = f"{urn}#{normalize_article_key(key)}@{version}"
+        res = searcher.search(tantivy.Query.term_query(index.schema, "doc_id", doc_id), limit=1)
+        if not res.hits:
+            return None
+        return self._stored(searcher.doc(res.hits[0][1]).to_dict())
+
+    def add_single_article(self, *, urn: str, key: str, heading: str | None, text: str, in_force_from: str | None,
+                           in_force_to: str | None, repealed: bool, act_title: str | None, act_type: str | None,
+                           act_number: str | None, act_date: str | None, act_year: int | None, eli: str | None,
+                           source_url: str, commi: list[dict] | None = None) -> None:
+        """Keep one article fetched through the OpenData API (its own in-force window)."""
+        version = in_force_from or ORIGINAL
+        src = {
+            "num": key, "heading": heading, "text": text, "commi": commi or [], "amended": "((" in text,
+            "act_title": act_title, "act_type": act_type, "act_number": act_number, "act_date": act_date,
+            "act_year": act_year, "source_url": source_url, "eli": eli,
+        }
+        doc_id = f"{urn}#{normalize_article_key(key)}@{version}"
+        doc = tantivy.Document(
+            doc_id=doc_id, act_version=f"{urn}@single", urn=urn, eli=eli or "", article=normalize_article_key(key),
+            in_force_date=version, fetched_at=now_iso(), order=0, kind="article", valid_to=in_force_to or "",
+            repealed=1 if repealed else 0, src=msgspec.msgpack.encode(src),
+        )
+        if heading:
+            doc.add_text("heading", self._an.prepare(heading))
+        doc.add_text("text", self._an.prepare(text))
+        if act_title:
+            doc.add_text("act_title", self._an.prepare(act_title))
+        with self._write_lock():
+            index = self._open()
+            writer = index.writer(heap_size=15_000_000, num_threads=1)
+            try:
+                writer.delete_documents_by_term("doc_id", doc_id)
+                writer.add_document(doc)
+                writer.commit()
+                writer.wait_merging_threads()
+            except BaseException:
+                writer.rollback()
+                raise
+            finally:
+                del writer
+
+    def any_eli(self, urn: str) -> str | None:
+        """The ELI (without version) of an act, from any cached export of it."""
+        index, searcher = self._searcher()
+        q = tantivy.Query.boolean_query([
+            (tantivy.Occur.Must, tantivy.Query.term_query(index.schema, "urn", urn)),
+            (tantivy.Occur.Must, tantivy.Query.term_query(index.schema, "kind", "act")),
+        ])
+        res = searcher.search(q, limit=1)
+        if not res.hits:
+            return None
+        return searcher.doc(res.hits[0][1]).to_dict()["eli"][0] or None
+
+    def find_full_urn(self, partial) -> str | None:
+        """A year-only URN (urn:nir:stato:legge:1990;241) -> the full URN of a cached act."""
+        index, searcher = self._searcher()
+        head = partial.act_urn().rsplit(":", 1)[0]
+        pattern = re.escape(head) + r":" + str(partial.year) + r"-\d\d-\d\d;" + re.escape(str(partial.number))
+        res = searcher.search(tantivy.Query.regex_query(index.schema, "urn", pattern), limit=1)
+        if not res.hits:
+            return None
+        return searcher.doc(res.hits[0][1]).to_dict()["urn"][0]
+
+    def raw_xml(self, urn: str, version: str) -> bytes | None:
+        name = hashlib.sha256(f"{urn}@{version}".encode()).hexdigest()[:24]
+        path = self.raw_dir / f"{name}.xml.gz"
+        return gzip.decompress(path.read_bytes()) if path.exists() else None
+
+    def find_urn_by_eli(self, eli_path: str) -> str | None:
+        """The URN of a cached act whose ELI starts with this path (version part optional)."""
+        index, searcher = self._searcher()
+        pattern = re.escape(eli_path.rstrip("/")) + "(/.*)?"
+        res = searcher.search(tantivy.Query.regex_query(index.schema, "eli", pattern), limit=1)
+        if not res.hits:
+            return None
+        return searcher.doc(res.hits[0][1]).to_dict()["urn"][0]
+
+    def articles(self, urn: str, version: str) -> list[StoredArticle]:
+        index, searcher = self._searcher()
+        q = tantivy.Query.term_query(index.schema, "act_version", f"{urn}@{version}")
+        out = [self._stored(f) for f in self._docs_where(searcher, index, q)]
+        out.sort(key=lambda a: a.order)
+        return out
+
+    def _stored(self, f: dict) -> StoredArticle:
+        src = msgspec.msgpack.decode(f["src"][0])
+        version = f["in_force_date"][0]
+        return StoredArticle(
+            urn=f["urn"][0], eli=src.get("eli"), article=f["article"][0], num=src.get("num", ""),
+            heading=src.get("heading"), text=src.get("text", ""),
+            commi=[StoredComma(num=c["num"], text=c["text"]) for c in src.get("commi", [])],
+            repealed=bool(f["repealed"][0]), amended=bool(src.get("amended")), order=f["order"][0],
+            in_force_date=None if version == ORIGINAL else version, version=version, fetched_at=f["fetched_at"][0],
+            source_url=src.get("source_url", ""), act_title=src.get("act_title"), act_type=src.get("act_type"),
+            act_number=src.get("act_number"), act_date=src.get("act_date"), act_year=src.get("act_year"),
+            kind=f["kind"][0], valid_to=f["valid_to"][0] or None,
+        )
+
+    def is_fresh(self, fetched_at: str) -> bool:
+        try:
+            when = dt.datetime.fromisoformat(fetched_at)
+        except ValueError:
+            return False
+        age = dt.datetime.now(dt.timezone.utc) - when
+        return age.total_seconds() <= self.settings.statute_ttl_days * 86400
+
+    def acts_count(self) -> int:
+        index, searcher = self._searcher()
+        agg = searcher.aggregate(tantivy.Query.all_query(), {"u": {"terms": {"field": "urn", "size": 100000}}})
+        return len(agg["u"]["buckets"])
+
+    def list_acts(self) -> list[str]:
+        index, searcher = self._searcher()
+        agg = searcher.aggregate(tantivy.Query.all_query(), {"u": {"terms": {"field": "urn", "size": 100000}}})
+        return sorted(b["key"] for b in agg["u"]["buckets"])
+
+    def search(self, query: str, *, urn: str | None = None, limit: int = 10) -> StatuteSearchResult:
+        if not (1 <= limit <= 50):
+            raise InvalidArg(f"limit={limit}", valid="an integer from 1 to 50")
+        parsed = parse_query(query)
+        index, searcher = self._searcher()
+        aliases = {"rubrica": ["heading"], "heading": ["heading"], "testo": ["text"], "text": ["text"], "titolo": ["act_title"]}
+        analyzers = {"heading": self._an, "text": self._an, "act_title": self._an}
+        filt = [tantivy.Query.term_query(index.schema, "urn", urn)] if urn else []
+
+        def run(conjunction: bool):
+            qc = QueryCompiler(index.schema, self.defn.boosts, aliases, analyzers, conjunction=conjunction)
+            q = qc.compile(parsed.root)
+            if q is None:
+                raise QueryError("the query has only stopwords or no searchable words", valid="include a meaningful word, e.g. 'omicidio'")
+            full = tantivy.Query.boolean_query([(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filt]) if filt else q
+            return q, searcher.search(full, limit=limit * 4, count=True)
+
+        text_q, res = run(True)
+        relaxed = False
+        if res.count == 0 and parsed.plain_words >= 2:
+            text_q, res = run(False)
+            relaxed = res.count > 0
+        hits: list[StatuteHit] = []
+        seen: set[tuple[str, str]] = set()
+        gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, index.schema, p) for p in ("text", "heading")}
+        for g in gens.values():
+            g.set_max_num_chars(220)
+        for score, addr in res.hits:
+            f = searcher.doc(addr).to_dict()
+            key = (f["urn"][0], f["article"][0])
+            if key in seen:
+                continue  # another cached version of the same article
+            seen.add(key)
+            src = msgspec.msgpack.decode(f["src"][0])
+            version = f["in_force_date"][0]
+            hits.append(StatuteHit(
+                urn=key[0], article=key[1], heading=src.get("heading"), snippet=_snippet(gens, src, self._an),
+                eli=src.get("eli"), in_force_date=None if version == ORIGINAL else version, act_title=src.get("act_title"),
+                human_readable_citation=_citation(src, key[1]), source_url=src.get("source_url", ""),
+                repealed=bool(f["repealed"][0]), score=round(float(score), 4),
+            ))
+            if len(hits) >= limit:
+                break
+        notes = list(parsed.notes)
+        if relaxed:
+            notes.append("no article has all the words: showing articles with any of them")
+        return StatuteSearchResult(
+            query=query, total=res.count, hits=hits, acts_in_index=self.acts_count(), relaxed_to_or=relaxed, notes=notes
+        )
+
+    # ------------------------------------------------------------ rebuild
+    def rebuild(self) -> int:
+        """Re-create the index from the kept raw exports (after a schema version change)."""
+        build = self.idir.new_build_dir()
+        create_index(build, self.defn)
+        write_meta(build, self.defn, {"created_at": now_iso(), "rebuilt": True})
+        with self._write_lock():
+            self.idir.publish(build)
+        with self._lock:
+            self._index = None
+        n = 0
+        for gz in sorted(self.raw_dir.glob("*.xml.gz")):
+            url_file = gz.with_suffix("").with_suffix(".url")
+            source_url = url_file.read_text(encoding="utf-8") if url_file.exists() else ""
+            raw = gzip.decompress(gz.read_bytes())
+            n += self.add_act(parse_act(raw), source_url=source_url)
+        self.idir.cleanup(keep=1)
+        return n
+
+
+def _snippet(gens, src: dict, an: Analyzer) -> str:
+    for part in ("text", "heading"):
+        original = src.get(part) or ""
+        if not original:
+            continue
+        sn = gens[part].snippet_from_doc(tantivy.Document(**{part: an.prepare(original)}))
+        hl = sorted(sn.highlighted(), key=lambda r: r.start)
+        if not hl:
+            continue
+        fr = sn.fragment_range()
+        frag = original.encode("utf-8")[fr.start : fr.end]
+        out, cursor = [], 0
+        for h in hl:
+            out.append(frag[cursor : h.start].decode("utf-8", "replace"))
+            out.append("**" + frag[h.start : h.end].decode("utf-8", "replace") + "**")
+            cursor = h.end
+        out.append(frag[cursor:].decode("utf-8", "replace"))
+        return "".join(out).replace("\n", " ")
+    text = src.get("text") or ""
+    return text[:220].replace("\n", " ") + ("…" if len(text) > 220 else "")
+
+
+def portal_source_url(settings: Settings, act: Act) -> str:
+    """Where a person can read this act: the portal's URN resolver (with the in-force date)."""
+    ident = act.identity
+    base = "https://www.normattiva.it/uri-res/N2Ls?"
+    urn = ident.urn or ""
+    if ident.version_date:
+        urn += f"!vig={ident.version_date}"
+    return base + urn
+
+
+def import_files(settings: Settings, files: list[str]) -> ImportReport:
+    """`it-eli statutes import`: load Akoma Ntoso exports (offline deployments, tests, benchmarks)."""
+    store = StatuteStore(settings)
+    started = time.monotonic()
+    acts = articles = 0
+    errors: list[str] = []
+    imported: list[str] = []
+    for name in files:
+        path = Path(name)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            errors.append(f"{name}: {exc.strerror or exc}")
+            continue
+        try:
+            act = parse_act(raw, user_supplied=True)
+            n = store.add_act(act, source_url=portal_source_url(settings, act), raw_xml=raw)
+        except ItEliError as exc:
+            errors.append(f"{name}: {exc.message}" + (f" (valid: {exc.valid})" if exc.valid else ""))
+            continue
+        acts += 1
+        articles += n
+        imported.append(f"{act.identity.urn}@{version_label(act.identity.version_date)}")
+    return ImportReport(acts=acts, articles=articles, seconds=round(time.monotonic() - started, 2), errors=errors, imported=imported)
