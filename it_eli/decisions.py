@@ -22,11 +22,12 @@ import tantivy
 
 from . import __version__
 from .analysis import Analyzer
+from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
-from .errors import IndexMissing, InvalidArg, NotFound, QueryError
+from .errors import IndexMissing, InvalidArg, NotFound
 from .indexdir import IndexDir
-from .query import QueryCompiler, parse_query
+from .query import parse_query, ranked_search
 from .schema import create_index, load_index_def, open_index, write_meta
 
 log = logging.getLogger(__name__)
@@ -385,34 +386,20 @@ class DecisionIndex:
         parsed = parse_query(query)
         index, searcher, _ = self.searcher()
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
-        relaxed = False
-        text_q, qc = self._compile(index, parsed.root, conjunction=True)
-        full = self._with_filters(text_q, filters)
-        result = searcher.search(full, limit=limit, offset=offset, count=True)
-        if result.count == 0 and parsed.plain_words >= 2:
-            text_q, qc = self._compile(index, parsed.root, conjunction=False)
-            full = self._with_filters(text_q, filters)
-            result = searcher.search(full, limit=limit, offset=offset, count=True)
-            relaxed = result.count > 0
-        hits = self._hits(index, searcher, text_q, result.hits)
-        facets = self._facets(searcher, full)
-        notes = list(parsed.notes)
-        if relaxed:
-            notes.append("no decision has all the words: showing decisions with any of them")
-        return CaseSearchResult(
-            query=query, total=result.count, offset=offset, limit=limit, hits=hits, facets=facets,
-            relaxed_to_or=relaxed, notes=notes,
+        ranked = ranked_search(
+            searcher, index.schema, parsed, self.defn.boosts, FIELD_ALIASES, self._analyzers,
+            limit=limit, offset=offset, filters=filters,
         )
-
-    def _compile(self, index, root, *, conjunction: bool):
-        qc = QueryCompiler(index.schema, self.defn.boosts, FIELD_ALIASES, self._analyzers, conjunction=conjunction)
-        q = qc.compile(root)
-        if q is None:
-            raise QueryError(
-                "the query has only stopwords or no searchable words",
-                valid="include at least one meaningful word (e.g. 'legittimità', 'referendum')",
-            )
-        return q, qc
+        text_q = ranked.query
+        hits = self._hits(index, searcher, text_q, ranked.hits)
+        facets = self._facets(searcher, self._with_filters(text_q, filters))
+        notes = list(parsed.notes)
+        if ranked.relaxed:
+            notes.append("ranked by relevance over any of the words: decisions with only some of them are included")
+        return CaseSearchResult(
+            query=query, total=ranked.count, offset=offset, limit=limit, hits=hits, facets=facets,
+            relaxed_to_or=ranked.relaxed, notes=notes,
+        )
 
     @staticmethod
     def _with_filters(q: tantivy.Query, filters: list[tantivy.Query]) -> tantivy.Query:
@@ -501,7 +488,10 @@ class DecisionIndex:
         total = sum(len(t) for _, t in parts_all)
         if offset > total:
             raise InvalidArg(f"offset={offset} is past the end", valid=f"an offset from 0 to {total}")
-        window_start, window_end = offset, min(total, offset + max_chars)
+        # at most max_chars characters, and at most the budget once JSON-encoded (it_eli.budget)
+        window_start = offset
+        joined = "".join(t for _, t in parts_all)
+        window_end = min(total, offset + max_chars, fit_end(joined, offset, budget) if offset < total else total)
         parts: list[DecisionPart] = []
         pos = 0
         for name, text in parts_all:

@@ -23,6 +23,8 @@ MAX_TERMS = 128  # words with a letter or digit; pasted massima headings run to 
 FILL_WITH_OR = True
 PROXIMITY_WEIGHT = 0.5
 PROXIMITY_SLOP = 3
+AND_FIRST_MAX_TERMS = 2  # longer queries: ranked by any word (+ proximity), not all-words-first
+TIE_BREAKER = 0.3  # a word's score = best field + tie_breaker x the other fields
 
 
 class Term(msgspec.Struct, frozen=True, tag="term"):
@@ -232,12 +234,14 @@ class QueryCompiler:
         analyzers: Mapping[str, Analyzer],
         *,
         conjunction: bool = True,
+        tie_breaker: float = TIE_BREAKER,
     ) -> None:
         self.schema = schema
         self.default_fields = dict(default_fields)
         self.aliases = dict(field_aliases)
         self.analyzers = analyzers
         self.conjunction = conjunction
+        self.tie_breaker = tie_breaker
         self.searchable_terms = 0
 
     def compile(self, node: Node) -> tantivy.Query | None:
@@ -299,7 +303,7 @@ class QueryCompiler:
         self.searchable_terms += 1
         if len(per_field) == 1:
             return per_field[0]
-        return tantivy.Query.disjunction_max_query(per_field, 0.3)
+        return tantivy.Query.disjunction_max_query(per_field, self.tie_breaker)
 
     def _field_query(self, field: str, analyzer: Analyzer, term: Term) -> tantivy.Query | None:
         words = analyzer.word_tokens(term.text)
@@ -367,12 +371,17 @@ def ranked_search(
     filters: list[tantivy.Query] | tuple = (),
     fill: bool = FILL_WITH_OR,
     proximity: float = PROXIMITY_WEIGHT,
+    and_first_max_terms: int = AND_FIRST_MAX_TERMS,
 ) -> RankedSearch:
     """Search the way every it_eli index does (decisions, statutes).
 
     1. The words are ANDed (explicit operators, phrases, fields and NOTs as written), plus a
        proximity bonus for adjacent words (`proximity_query`).
-    2. When fewer documents than the page needs have all the words and the query has at least two
+    2. A query with more than `and_first_max_terms` searchable words (a pasted rubrica or massima
+       heading, a question) is ranked as a whole by BM25 over any of its words plus the proximity
+       bonus: requiring every word of a long query first mostly finds documents that happen to
+       share its commonest words (`relaxed` is then True).
+    3. When fewer documents than the page needs have all the words and the query has at least two
        plain words, the page is filled with the documents that have only some of them (ORed, BM25
        ranks those with more of the words first), after every document that has them all
        (`fill=False`: only when none has them all, the pre-issue-6 behaviour).
@@ -398,7 +407,14 @@ def ranked_search(
             clauses.append((tantivy.Occur.Should, prox))
         return clauses[0][1] if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
 
-    q_and = compile_(True)
+    qc_and = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=True)
+    q_and = qc_and.compile(parsed.root)
+    if q_and is None:
+        compile_(True)  # raises the QueryError
+    if parsed.plain_words >= 2 and qc_and.searchable_terms > and_first_max_terms:
+        q_or = compile_(False)
+        res = searcher.search(scored(q_or), limit=limit, offset=offset, count=True)
+        return RankedSearch(hits=list(res.hits), count=res.count, query=q_or, relaxed=True)
     res = searcher.search(scored(q_and), limit=limit, offset=offset, count=True)
     hits, count = list(res.hits), res.count
     if parsed.plain_words < 2 or count >= offset + limit or (count > 0 and not fill):

@@ -1,0 +1,214 @@
+"""The setups compared by the ranking benchmark. Each one indexes a Collection's docs and answers a
+query with a ranked list of up to 100 document ids.
+
+- it_eli setups index with the index definition of the collection's kind (index_schema/*.toml:
+  fields, analyzers, boosts) in a RAM Tantivy index, and search through `it_eli.query` exactly as
+  the appliance does; the ablations switch off one analyzer piece (`disable`), the field boosts, or
+  use the previous search strategy.
+- fts5 / fts5-or: SQLite FTS5 as the reference server configures it (one column per text field,
+  `tokenize='unicode61 remove_diacritics 2'`, ORDER BY bm25(), the query's words quoted and ANDed
+  — or ORed).
+- bm25s: bm25s with its own tokenization, its Italian stopwords and PyStemmer's Snowball Italian
+  stemmer, over all text fields concatenated.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+
+import tantivy
+
+from .data import Collection
+
+TOP = 100
+
+
+class System:
+    name: str = ""
+    description: str = ""
+
+    def index(self, col: Collection) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def search(self, query: str) -> list[str]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+# ------------------------------------------------------------------ it_eli
+
+@dataclass
+class ItEli(System):
+    name: str
+    description: str
+    disable: frozenset[str] = frozenset()
+    flat_boosts: bool = False
+    strategy: str = "shipped"  # "shipped" (it_eli.query.ranked_search) | "v1" (AND, OR if nothing)
+    options: dict = field(default_factory=dict)  # keyword arguments for ranked_search (tuning runs)
+    boost_overrides: dict = field(default_factory=dict)  # field -> boost, where the field exists
+    _state: dict = field(default_factory=dict, repr=False)
+
+    def index(self, col: Collection) -> None:
+        from it_eli.analysis import Analyzer
+        from it_eli.schema import build_schema, load_index_def, register_analyzers
+
+        defn = load_index_def({"statutes": "statute_articles", "decisions": "decisions"}[col.kind])
+        index = tantivy.Index(build_schema(defn))
+        register_analyzers(index, disable=self.disable)
+        analyzers: dict[str, Analyzer] = {}
+        text_fields = {f.name: f for f in defn.text_fields}
+        for f in defn.text_fields:
+            analyzers[f.name] = Analyzer(f.analyzer or defn.default_analyzer, disable=self.disable)
+        id_field = "doc_id" if col.kind == "statutes" else "ecli"
+        writer = index.writer(heap_size=200_000_000, num_threads=1)
+        for d in col.docs:
+            doc = tantivy.Document()
+            doc.add_text(id_field, d.id)
+            for name, text in d.fields.items():
+                if text and name in text_fields:
+                    doc.add_text(name, analyzers[name].prepare(text))
+            writer.add_document(doc)
+        writer.commit()
+        writer.wait_merging_threads()
+        index.reload()
+        present = {n for d in col.docs for n, t in d.fields.items() if t}
+        boosts = {n: b for n, b in defn.boosts.items() if n in present}
+        if self.flat_boosts:
+            boosts = {n: 1.0 for n in boosts}
+        boosts.update({n: b for n, b in self.boost_overrides.items() if n in boosts})
+        self._state = {
+            "index": index, "searcher": index.searcher(), "boosts": boosts, "id_field": id_field,
+            "analyzers": analyzers, "aliases": {n: [n] for n in text_fields},
+        }
+
+    def search(self, query: str) -> list[str]:
+        from it_eli.errors import ItEliError
+        from it_eli.query import QueryCompiler, parse_query, ranked_search
+
+        st = self._state
+        index, searcher = st["index"], st["searcher"]
+        try:
+            parsed = parse_query(query)
+            if self.strategy == "v1":
+                hits = _v1_search(index, searcher, parsed, st)
+            else:
+                hits = ranked_search(
+                    searcher, index.schema, parsed, st["boosts"], st["aliases"], st["analyzers"], limit=TOP, **self.options
+                ).hits
+        except ItEliError:
+            return []
+        idf = st["id_field"]
+        return [searcher.doc(addr)[idf][0] for _, addr in hits]
+
+
+def _v1_search(index, searcher, parsed, st):
+    """The strategy it_eli shipped before issue 6 (decisions.py at c80c0c0): every word required,
+    and only when nothing has them all, any word."""
+    from it_eli.query import QueryCompiler
+
+    def run(conj: bool):
+        q = QueryCompiler(index.schema, st["boosts"], st["aliases"], st["analyzers"], conjunction=conj).compile(parsed.root)
+        return searcher.search(q, limit=TOP, count=True) if q is not None else None
+
+    res = run(True)
+    if res is None:
+        return []
+    if res.count == 0 and parsed.plain_words >= 2:
+        res = run(False)
+    return res.hits
+
+
+# ------------------------------------------------------------------ SQLite FTS5
+
+_WORD_CHARS = re.compile(r"\w")
+
+
+@dataclass
+class Fts5(System):
+    name: str
+    description: str
+    operator: str = "AND"
+    _state: dict = field(default_factory=dict, repr=False)
+
+    def index(self, col: Collection) -> None:
+        cols = sorted({n for d in col.docs for n in d.fields})
+        con = sqlite3.connect(":memory:")
+        con.execute(
+            "CREATE VIRTUAL TABLE docs USING fts5(doc_id UNINDEXED, "
+            + ", ".join(cols) + ", tokenize='unicode61 remove_diacritics 2')"
+        )
+        with con:
+            con.executemany(
+                f"INSERT INTO docs (doc_id, {', '.join(cols)}) VALUES ({', '.join('?' * (len(cols) + 1))})",
+                ((d.id, *(d.fields.get(c, "") for c in cols)) for d in col.docs),
+            )
+        self._state = {"con": con}
+
+    def match_expression(self, query: str) -> str:
+        """The reference's query handling: each whitespace word quoted (so no character is an
+        operator), words without a letter or digit dropped, joined by AND (FTS5's implicit AND) or OR."""
+        words = [w.replace('"', "").strip("“”«»") for w in query.split()]
+        words = [w for w in words if _WORD_CHARS.search(w)]
+        return f" {self.operator} ".join(f'"{w}"' for w in words)
+
+    def search(self, query: str) -> list[str]:
+        expr = self.match_expression(query)
+        if not expr:
+            return []
+        try:
+            rows = self._state["con"].execute(
+                "SELECT doc_id FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (expr, TOP)
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [r[0] for r in rows]
+
+
+# ------------------------------------------------------------------ bm25s + Snowball
+
+@dataclass
+class Bm25s(System):
+    name: str
+    description: str
+    _state: dict = field(default_factory=dict, repr=False)
+
+    def index(self, col: Collection) -> None:
+        import bm25s
+        import Stemmer
+
+        tok = bm25s.tokenization.Tokenizer(stemmer=Stemmer.Stemmer("italian"), stopwords="it")
+        texts = [" ".join(t for t in d.fields.values() if t) for d in col.docs]
+        ids = tok.tokenize(texts, return_as="ids", show_progress=False)
+        retriever = bm25s.BM25()
+        retriever.index(ids, show_progress=False)
+        self._state = {"tok": tok, "retriever": retriever, "ids": [d.id for d in col.docs]}
+
+    def search(self, query: str) -> list[str]:
+        st = self._state
+        q = st["tok"].tokenize([query], return_as="ids", update_vocab=False, show_progress=False)
+        # unknown words map to the tokenizer's empty-string id (or nothing): keep the real ones
+        known = [t for t in q[0] if st["tok"].get_vocab_dict().get("") != t]
+        if not known:
+            return []
+        n = len(st["ids"])
+        docs, scores = st["retriever"].retrieve([known], k=min(TOP, n), show_progress=False, n_threads=1)
+        return [st["ids"][int(d)] for d, s in zip(docs[0], scores[0]) if s > 0]
+
+
+def all_systems() -> list[System]:
+    return [
+        ItEli("it_eli", "it_eli as shipped (index_schema analyzer + boosts, it_eli.query.ranked_search)"),
+        ItEli("it_eli-v1", "before issue 6 (c80c0c0): AND, OR only when nothing matches; dispositivo boost 1.6",
+              strategy="v1", boost_overrides={"dispositivo": 1.6}),
+        ItEli("-stem", "it_eli without the Snowball stemmer", disable=frozenset({"stemmer"})),
+        ItEli("-fold", "it_eli without ascii folding", disable=frozenset({"ascii_fold"})),
+        ItEli("-accent", "it_eli without the apostrophe-accent char filter (facolta' stays facolta)",
+              disable=frozenset({"apostrophe_accent"})),
+        ItEli("-elision", "it_eli with a tokenizer that keeps dell'arte as one token", disable=frozenset({"elision_split"})),
+        ItEli("-boosts", "it_eli with every field boost = 1", flat_boosts=True),
+        ItEli("-stopwords", "it_eli without the stopword filter", disable=frozenset({"stopwords"})),
+        Fts5("fts5", "SQLite FTS5 as the reference server: unicode61 remove_diacritics 2, bm25(), words ANDed"),
+        Fts5("fts5-or", "the same FTS5 with the words ORed", operator="OR"),
+        Bm25s("bm25s", "bm25s, Snowball Italian stemmer (PyStemmer), bm25s tokenization + Italian stopwords"),
+    ]
