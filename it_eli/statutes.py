@@ -26,10 +26,10 @@ import tantivy
 
 from .analysis import Analyzer
 from .config import Settings
-from .errors import InvalidArg, ItEliError, QueryError
+from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .normattiva.akn import Act, normalize_article_key, parse_act
-from .query import QueryCompiler, parse_query
+from .query import parse_query, ranked_search
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
 log = logging.getLogger(__name__)
@@ -167,6 +167,10 @@ class StatuteStore:
         self._lock = threading.Lock()
         self._index: tantivy.Index | None = None
         self._token: str | None = None
+        # Reader cache: the searcher is reused until the index's meta.json changes (a commit by
+        # this or another process rewrites it), so a cached lookup costs no reload.
+        self._searcher_cache: tuple[tantivy.Searcher, tuple] | None = None
+        self._memo: dict[tuple, object] = {}
 
     # ------------------------------------------------------------ opening
     def _ensure_created(self) -> None:
@@ -187,12 +191,48 @@ class StatuteStore:
                 path = self.idir.current()
                 self._index, _ = open_index(path, self.defn)
                 self._token = token
+                self._searcher_cache = None
+                self._memo.clear()
             return self._index
+
+    def _generation(self) -> tuple:
+        """What changes on every commit: CURRENT's build name and that build's meta.json stat."""
+        try:
+            st = (self.idir.builds / (self._token or "") / "meta.json").stat()
+            return (self._token, st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            return (self._token, None)
 
     def _searcher(self) -> tuple[tantivy.Index, tantivy.Searcher]:
         index = self._open()
+        gen = self._generation()
+        with self._lock:
+            cached = self._searcher_cache
+            if cached is not None and cached[1] == gen:
+                return index, cached[0]
         index.reload()
-        return index, index.searcher()
+        searcher = index.searcher()
+        with self._lock:
+            self._searcher_cache = (searcher, gen)
+            self._memo.clear()
+        return index, searcher
+
+    def _memoized(self, key: tuple, compute):
+        """Per-generation memo for derived answers (versions, act counts): cleared on any commit."""
+        _, searcher = self._searcher()
+        with self._lock:
+            hit = self._memo.get(key)
+        if hit is not None and hit[0] is searcher:
+            return hit[1]
+        value = compute()
+        with self._lock:
+            self._memo[key] = (searcher, value)
+        return value
+
+    def _invalidate(self) -> None:
+        with self._lock:
+            self._searcher_cache = None
+            self._memo.clear()
 
     @contextmanager
     def _write_lock(self):
@@ -239,6 +279,7 @@ class StatuteStore:
                 raise
             finally:
                 del writer
+        self._invalidate()
         return len(docs)
 
     def _keep_raw(self, urn: str, version: str, raw: bytes, source_url: str) -> None:
@@ -277,7 +318,10 @@ class StatuteStore:
         return [searcher.doc(addr).to_dict() for _, addr in res.hits]
 
     def versions(self, urn: str, *, with_keys: bool = False) -> list[ActVersion]:
-        """Every cached whole-act version of an act, newest first (cheap: aggregations, no texts)."""
+        """Every cached whole-act version of an act, newest first; memoized until the next commit."""
+        return self._memoized(("versions", urn, with_keys), lambda: self._versions(urn, with_keys))
+
+    def _versions(self, urn: str, with_keys: bool) -> list[ActVersion]:
         index, searcher = self._searcher()
         schema = index.schema
         base = tantivy.Query.boolean_query([
@@ -372,6 +416,7 @@ class StatuteStore:
                 raise
             finally:
                 del writer
+        self._invalidate()
 
     def any_eli(self, urn: str) -> str | None:
         """The ELI (without version) of an act, from any cached export of it."""
@@ -439,11 +484,13 @@ class StatuteStore:
         return age.total_seconds() <= self.settings.statute_ttl_days * 86400
 
     def acts_count(self) -> int:
-        index, searcher = self._searcher()
-        agg = searcher.aggregate(tantivy.Query.all_query(), {"u": {"terms": {"field": "urn", "size": 100000}}})
-        return len(agg["u"]["buckets"])
+        return len(self.list_acts())
 
     def list_acts(self) -> list[str]:
+        """URNs of every act with something cached (memoized until the next commit)."""
+        return self._memoized(("acts",), self._list_acts)
+
+    def _list_acts(self) -> list[str]:
         index, searcher = self._searcher()
         agg = searcher.aggregate(tantivy.Query.all_query(), {"u": {"terms": {"field": "urn", "size": 100000}}})
         return sorted(b["key"] for b in agg["u"]["buckets"])
@@ -457,25 +504,16 @@ class StatuteStore:
         analyzers = {"heading": self._an, "text": self._an, "act_title": self._an}
         filt = [tantivy.Query.term_query(index.schema, "urn", urn)] if urn else []
 
-        def run(conjunction: bool):
-            qc = QueryCompiler(index.schema, self.defn.boosts, aliases, analyzers, conjunction=conjunction)
-            q = qc.compile(parsed.root)
-            if q is None:
-                raise QueryError("the query has only stopwords or no searchable words", valid="include a meaningful word, e.g. 'omicidio'")
-            full = tantivy.Query.boolean_query([(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filt]) if filt else q
-            return q, searcher.search(full, limit=limit * 4, count=True)
-
-        text_q, res = run(True)
-        relaxed = False
-        if res.count == 0 and parsed.plain_words >= 2:
-            text_q, res = run(False)
-            relaxed = res.count > 0
+        ranked = ranked_search(
+            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit * 4, filters=filt,
+        )
+        text_q, relaxed = ranked.query, ranked.relaxed
         hits: list[StatuteHit] = []
         seen: set[tuple[str, str]] = set()
         gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, index.schema, p) for p in ("text", "heading")}
         for g in gens.values():
             g.set_max_num_chars(220)
-        for score, addr in res.hits:
+        for score, addr in ranked.hits:
             f = searcher.doc(addr).to_dict()
             key = (f["urn"][0], f["article"][0])
             if key in seen:
@@ -493,51 +531,103 @@ class StatuteStore:
                 break
         notes = list(parsed.notes)
         if relaxed:
-            notes.append("no article has all the words: showing articles with any of them")
+            notes.append("ranked by relevance over any of the words: articles with only some of them are included")
         return StatuteSearchResult(
-            query=query, total=res.count, hits=hits, acts_in_index=self.acts_count(), relaxed_to_or=relaxed, notes=notes
+            query=query, total=ranked.count, hits=hits, acts_in_index=self.acts_count(), relaxed_to_or=relaxed, notes=notes
         )
 
     # ------------------------------------------------------------ rebuild
     def rebuild(self) -> int:
-        """Re-create the index from the kept raw exports (after a schema version change)."""
-        build = self.idir.new_build_dir()
-        create_index(build, self.defn)
-        write_meta(build, self.defn, {"created_at": now_iso(), "rebuilt": True})
+        """Re-create the index from the kept raw exports (after a schema version change).
+
+        Built aside in a new build directory while holding the write lock, and published only
+        once complete: readers keep the old index meanwhile, writers wait. Each act keeps its
+        original fetch time (the raw file's mtime) so TTL freshness is unchanged. Articles that
+        came one by one from the OpenData API have no raw export: they are fetched again on use.
+        """
         with self._write_lock():
+            build = self.idir.new_build_dir()
+            index = create_index(build, self.defn)
+            writer = index.writer(heap_size=128_000_000, num_threads=1)
+            n = 0
+            try:
+                for gz in sorted(self.raw_dir.glob("*.xml.gz")):
+                    url_file = gz.with_suffix("").with_suffix(".url")
+                    source_url = url_file.read_text(encoding="utf-8") if url_file.exists() else ""
+                    fetched_at = dt.datetime.fromtimestamp(gz.stat().st_mtime, dt.timezone.utc).isoformat(timespec="seconds")
+                    try:
+                        act = parse_act(gzip.decompress(gz.read_bytes()))
+                    except (ItEliError, OSError, EOFError) as exc:
+                        log.warning("rebuild: skipping %s: %s", gz.name, exc)
+                        continue
+                    if not act.identity.urn:
+                        continue
+                    version = version_label(act.identity.version_date)
+                    act_version = f"{act.identity.urn}@{version}"
+                    writer.delete_documents_by_term("act_version", act_version)  # same version kept twice
+                    for a in act.articles:
+                        writer.add_document(self._document(act, a, version, act_version, source_url, fetched_at))
+                        n += 1
+                writer.commit()
+                writer.wait_merging_threads()
+            except BaseException:
+                writer.rollback()
+                raise
+            finally:
+                del writer
+            write_meta(build, self.defn, {"created_at": now_iso(), "rebuilt": True})
             self.idir.publish(build)
         with self._lock:
             self._index = None
-        n = 0
-        for gz in sorted(self.raw_dir.glob("*.xml.gz")):
-            url_file = gz.with_suffix("").with_suffix(".url")
-            source_url = url_file.read_text(encoding="utf-8") if url_file.exists() else ""
-            raw = gzip.decompress(gz.read_bytes())
-            n += self.add_act(parse_act(raw), source_url=source_url)
+            self._token = None
+            self._searcher_cache = None
+            self._memo.clear()
         self.idir.cleanup(keep=1)
         return n
 
 
+SNIPPET_WINDOW = 20_000  # characters analysed per try: some articles are ~1 M characters
+SNIPPET_WINDOWS = 3  # L. 296/2006 art. 1 took ~300 ms to highlight whole; now bounded
+
+
+def _windows(text: str):
+    """The first few slices of a long text, cut at whitespace, for the snippet generator."""
+    start = 0
+    for _ in range(SNIPPET_WINDOWS):
+        if start >= len(text):
+            return
+        end = start + SNIPPET_WINDOW
+        if end < len(text):
+            cut = text.rfind(" ", start + SNIPPET_WINDOW // 2, end)
+            end = cut if cut > 0 else end
+        yield text[start:end]
+        start = end
+
+
 def _snippet(gens, src: dict, an: Analyzer) -> str:
     for part in ("text", "heading"):
-        original = src.get(part) or ""
-        if not original:
-            continue
-        sn = gens[part].snippet_from_doc(tantivy.Document(**{part: an.prepare(original)}))
-        hl = sorted(sn.highlighted(), key=lambda r: r.start)
-        if not hl:
-            continue
-        fr = sn.fragment_range()
-        frag = original.encode("utf-8")[fr.start : fr.end]
-        out, cursor = [], 0
-        for h in hl:
-            out.append(frag[cursor : h.start].decode("utf-8", "replace"))
-            out.append("**" + frag[h.start : h.end].decode("utf-8", "replace") + "**")
-            cursor = h.end
-        out.append(frag[cursor:].decode("utf-8", "replace"))
-        return "".join(out).replace("\n", " ")
+        for original in _windows(src.get(part) or ""):
+            out = _highlight(gens[part], part, original, an)
+            if out:
+                return out
     text = src.get("text") or ""
     return text[:220].replace("\n", " ") + ("…" if len(text) > 220 else "")
+
+
+def _highlight(gen, part: str, original: str, an: Analyzer) -> str | None:
+    sn = gen.snippet_from_doc(tantivy.Document(**{part: an.prepare(original)}))
+    hl = sorted(sn.highlighted(), key=lambda r: r.start)
+    if not hl:
+        return None
+    fr = sn.fragment_range()
+    frag = original.encode("utf-8")[fr.start : fr.end]
+    out, cursor = [], 0
+    for h in hl:
+        out.append(frag[cursor : h.start].decode("utf-8", "replace"))
+        out.append("**" + frag[h.start : h.end].decode("utf-8", "replace") + "**")
+        cursor = h.end
+    out.append(frag[cursor:].decode("utf-8", "replace"))
+    return "".join(out).replace("\n", " ")
 
 
 def portal_source_url(settings: Settings, act: Act) -> str:

@@ -327,7 +327,9 @@ async def _fetch_and_store_act(app, target: Target, at_date: str | None):
     act = parse_act(fetched.xml)
     portal.check_identity(target.ref, act.identity)
     store: StatuteStore = app.statutes
-    await asyncio.to_thread(store.add_act, act, source_url=fetched.source_url, raw_xml=fetched.xml)
+    # attribution link by the act's own full URN (the request may have been a year-only URN or an ELI)
+    source_url = urnmod.portal_url(act.identity.urn, app.settings.normattiva_url) if act.identity.urn else fetched.source_url
+    await asyncio.to_thread(store.add_act, act, source_url=source_url, raw_xml=fetched.xml)
     version = act.identity.version_date or ORIGINAL
     return version, act.identity.urn
 
@@ -353,6 +355,8 @@ async def _act_version(app, target: Target, at_date: str | None, *, want_keys: b
         version, urn = await _fetch_and_store_act(app, target, at_date)
     except UNREACHABLE as exc:
         if cached is None:
+            if isinstance(exc, NotAvailable):
+                await _confirm_missing_act(app, target, exc)
             raise
         notes.append(f"Normattiva could not be reached ({exc.code}: {exc.message[:160]})")
         if at_date:
@@ -363,6 +367,37 @@ async def _act_version(app, target: Target, at_date: str | None, *, want_keys: b
     if chosen is None:
         raise UpstreamChanged("the act was fetched but could not be read back from the local index")
     return chosen, "normattiva_portal", False, notes
+
+
+async def _confirm_missing_act(app, target: Target, portal_error: ItEliError) -> None:
+    """The portal's 'Errore' page is not proof that an act does not exist (it also means
+    'cannot load now'); with a full URN, ask the OpenData API: its 'atto non trovato' / 1003 is
+    (API_FACTS, error table). Raises NotFound when confirmed, else returns (caller re-raises)."""
+    ref = target.ref
+    if not isinstance(ref, urnmod.Urn) or ref.partial:
+        return
+    try:
+        await api.fetch_article(app.http, app.settings, ref, "1")
+    except NotFound as exc:
+        if "coordinates" in exc.details:
+            return  # the act exists (only art. 1 / the annex is off): keep the portal's error
+        raise NotFound(
+            f"{urnmod.citation_for(ref)} does not exist on Normattiva (portal 'Errore' page; OpenData API: {exc.message})",
+            valid=_REFERENCE_HELP, urn=ref.act_urn(), portal=portal_error.message[:200],
+        ) from None
+    except ItEliError:
+        return
+
+
+def _api_not_found_is_final(exc: NotFound, key: str) -> bool:
+    """True when the API's 'does not exist' can be trusted without asking the portal.
+
+    Only the coordinates 404 (the act exists, the article does not) for a plain numeric article.
+    The API is known to answer 404 for existing articles with an extension (147-bis) in acts it
+    serves in `lista` form, and 400/1003 or 'atto non trovato' for URN forms it does not accept
+    (API_FACTS: error table, §4.9): those are checked against the portal's export.
+    """
+    return "coordinates" in exc.details and bool(re.fullmatch(r"\d+", key))
 
 
 @tool("it_get_act", GetActParams, ActInfo, open_world=True)
@@ -400,6 +435,14 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         served_from=served_from, stale=stale, fetched_at=a.fetched_at, offset=offset, total_chars=len(a.text),
         next_offset=nxt, notes=notes,
     )
+
+
+def _article_label(a: StoredArticle) -> str:
+    """The printed label ('Art. 21-septies.', 'XVIII', 'Articolo 19'): the parser keeps it whole."""
+    num = (a.num or "").strip()
+    if not num:
+        return f"Art. {a.article}"
+    return num if re.match(r"(?i)art|[ivxlc]+$", num) else f"Art. {num}"
 
 
 def _range_hint(store: StatuteStore, urn: str, key: str) -> str:
@@ -450,6 +493,7 @@ async def _article(app, target: Target, key: str, at: str | None, size: int, off
             raise NotFound(f"art. {key} does not exist in {versions[0].title or target.urn}", valid=hint, range_hint=hint)
     # live: the OpenData API is the channel for one article
     api_error: ItEliError | None = None
+    fetched = None
     if isinstance(target.ref, urnmod.Urn) and not target.ref.partial or (target.urn and not target.urn.endswith(";")):
         try:
             ref = urnmod.parse_urn(target.urn) if target.urn else target.ref
@@ -467,24 +511,35 @@ async def _article(app, target: Target, key: str, at: str | None, size: int, off
                 stored = await asyncio.to_thread(store.get_article, urn, key, art.in_force_from or ORIGINAL)
                 if stored is None:
                     raise UpstreamChanged("the article was fetched but could not be read back")
-                return _article_result(stored, at_date=at, served_from="normattiva_api", stale=False,
-                                       notes=list(art.notes), size=size, offset=offset, eli=eli)
-        except NotFound:
-            raise
+                fetched = (stored, list(art.notes), eli)
+        except NotFound as exc:
+            if _api_not_found_is_final(exc, key):
+                raise
+            api_error = exc  # confirm with the portal's export of the whole act
         except UNREACHABLE as exc:
             api_error = exc
         except InvalidArg as exc:  # e.g. the API cannot take this reference form: use the portal
             api_error = exc
+    if fetched is not None:  # built outside the try: a bad offset is the caller's error, not the API's
+        stored, api_notes, eli = fetched
+        return _article_result(stored, at_date=at, served_from="normattiva_api", stale=False,
+                               notes=api_notes, size=size, offset=offset, eli=eli)
     # the portal export of the whole act (also resolves partial URNs and ELIs)
     try:
         version, served_from, stale, vnotes = await _act_version(app, target, at)
+    except NotFound:
+        raise
     except UNREACHABLE as exc:
+        if isinstance(api_error, NotFound) and (isinstance(exc, NotAvailable) or fallback is None):
+            raise api_error from None  # the API said 'does not exist' and the portal cannot say otherwise
         if fallback is not None:
             notes.append(f"Normattiva could not be reached ({exc.code})")
             return _article_result(fallback, at_date=at, served_from="local_index", stale=True, notes=notes, size=size, offset=offset)
         if api_error is not None and not isinstance(api_error, InvalidArg):
-            raise api_error
+            raise api_error from None
         raise
+    if isinstance(api_error, NotFound):
+        notes.append("the OpenData API said this article does not exist; the portal's export of the act was checked instead")
     notes.extend(vnotes)
     a = await asyncio.to_thread(store.get_article, version.urn, key, version.version)
     if a is None:
@@ -522,7 +577,7 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
     else:
         articles = await asyncio.to_thread(store.articles, version.urn, version.version)
         full = "\n\n".join(
-            f"Art. {a.num or a.article}" + (f" - {a.heading}" if a.heading else "") + "\n" + a.text for a in articles
+            _article_label(a) + (f" - {a.heading}" if a.heading else "") + "\n" + a.text for a in articles
         )
     page, nxt = _page(full, offset, size)
     return TextResult(
@@ -543,7 +598,7 @@ async def it_search_statutes(app, query, act=None, limit=10):
     urn = None
     if act:
         target = await asyncio.to_thread(_resolve_reference, store, act)
-        if not target.urn:
+        if not target.urn or target.urn not in await asyncio.to_thread(store.list_acts):
             raise NotFound(f"{act!r} is not in the local statute index", valid="fetch it first with it_get_act, or omit act")
         urn = target.urn
     return await asyncio.to_thread(store.search, query, urn=urn, limit=limit)

@@ -1,0 +1,395 @@
+"""Issue 2: the Constitutional Court index, it_eli (Tantivy) against SQLite FTS5, side by side.
+
+    python -m benchmarks cortecost [--count 25000] [--seed 42] [--queries 240] [--rounds 2]
+
+1. Writes (or reuses) a SYNTHETIC archive in the Court's layout (benchmarks/corpus.py).
+2. Builds each system's index in its own child process: build time (inside the child, archive
+   read included), peak memory (max RSS of that child, from wait4's rusage), index size on disk.
+3. Runs the same fixed query set in-process against both, warm-up first, with and without a
+   year filter, and reports p50/p95 latency.
+
+The FTS5 side models the reference server: all records of the archive are loaded into memory
+first, then inserted into one FTS5 table (unicode61 remove_diacritics 2) with a column per part,
+in one transaction; queries AND the words (FTS5's implicit AND, phrases quoted), rank by bm25,
+return 10 rows with a snippet; the year filter is `AND anno = ?` on an UNINDEXED column of the
+same table (checked row by row over the matches).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import WORK_DIR
+
+TARGETS = {
+    "build_speedup": 2.0,  # it_eli build at least 2x faster than FTS5
+    "peak_mb": 600.0,  # it_eli build peak RSS
+    "p95_ms": 10.0,  # it_eli in-process query p95
+}
+FTS5_TABLE = "pronunce"
+FTS5_DDL = (
+    f"CREATE VIRTUAL TABLE {FTS5_TABLE} USING fts5("
+    "ecli UNINDEXED, anno UNINDEXED, numero UNINDEXED, tipologia UNINDEXED, data_deposito UNINDEXED, "
+    "relatore, epigrafe, testo, dispositivo, "
+    "tokenize='unicode61 remove_diacritics 2')"
+)
+FTS5_SQL = (
+    f"SELECT ecli, anno, numero, snippet({FTS5_TABLE}, -1, '**', '**', '…', 24), bm25({FTS5_TABLE}) "
+    f"FROM {FTS5_TABLE} WHERE {FTS5_TABLE} MATCH ? {{filter}} ORDER BY rank LIMIT 10"
+)
+
+
+def log(msg: str) -> None:
+    print(f"[cortecost {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def _testdata() -> Path:
+    from it_eli.config import load_settings
+
+    return load_settings(os.environ).testdata
+
+
+def _settings(home: Path):
+    from it_eli.config import load_settings
+
+    return load_settings({"IT_ELI_HOME": str(home), "IT_ELI_AUTO_BUILD": "0", "IT_ELI_LOG_LEVEL": "WARNING"})
+
+
+def dir_bytes(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+# ---------------------------------------------------------------- children (one build each)
+
+def child_iteli(archive: Path, home: Path, heap_bytes: int, threads: int) -> dict:
+    import it_eli.decisions as decisions
+
+    # Where the time goes: wrap (in this child only) the archive reader and the per-document
+    # Python work; what remains is Tantivy (indexing threads, commit) and the loop itself.
+    spent = {"read": 0.0, "document": 0.0}
+    real_iter, real_document = decisions.iter_source, decisions._document
+
+    def timed_iter(*a, **kw):
+        it = real_iter(*a, **kw)
+        while True:
+            t = time.perf_counter()
+            try:
+                d = next(it)
+            except StopIteration:
+                spent["read"] += time.perf_counter() - t
+                return
+            spent["read"] += time.perf_counter() - t
+            yield d
+
+    def timed_document(d):
+        t = time.perf_counter()
+        try:
+            return real_document(d)
+        finally:
+            spent["document"] += time.perf_counter() - t
+
+    decisions.iter_source, decisions._document = timed_iter, timed_document
+    settings = _settings(home)
+    t0 = time.perf_counter()
+    report = decisions.build_index(settings, [archive], heap_bytes=heap_bytes, threads=threads)
+    seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "indexed": report.indexed, "errors": report.errors[:5], "index_path": report.index_path,
+            "read_seconds": spent["read"], "document_seconds": spent["document"],
+            "tantivy_seconds": seconds - spent["read"] - spent["document"]}
+
+
+def child_fts5(archive: Path, db: Path) -> dict:
+    from it_eli.cortecost import SourceReport, iter_source
+
+    t0 = time.perf_counter()
+    report = SourceReport(source=str(archive))
+    records = list(iter_source(archive, report))  # the reference holds the whole archive in memory
+    t_load = time.perf_counter() - t0
+    con = sqlite3.connect(db)
+    con.execute(FTS5_DDL)
+    with con:
+        con.executemany(
+            f"INSERT INTO {FTS5_TABLE} (ecli, anno, numero, tipologia, data_deposito, relatore, epigrafe, testo, dispositivo) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((d.ecli, d.anno, d.numero, d.tipologia, d.data_deposito or "", d.relatore, d.epigrafe, d.testo, d.dispositivo)
+             for d in records),
+        )
+    con.close()
+    seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "load_seconds": t_load, "indexed": len(records), "errors": report.errors[:5]}
+
+
+def run_child(args: list[str], out: Path) -> tuple[dict, float, float]:
+    """Run this module as a child; returns (its JSON answer, peak RSS in MB, wall seconds)."""
+    t0 = time.perf_counter()
+    with open(out, "w") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "benchmarks.bench_cortecost", "--child", *args],
+                                stdout=fh, cwd=Path(__file__).resolve().parent.parent)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"child {args[0]} failed with exit code {proc.returncode}")
+    return json.loads(out.read_text()), usage.ru_maxrss / 1024, wall  # ru_maxrss is in KiB on Linux
+
+
+# ---------------------------------------------------------------- queries
+
+def fts5_query(q: str) -> str:
+    if q.startswith('"'):
+        return q
+    return " ".join(f'"{w}"' for w in q.split())
+
+
+def percentile(values: list[float], p: float) -> float:
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    k = (len(s) - 1) * p
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def time_queries(run, queries: list[tuple[str, int | None]], rounds: int) -> tuple[list[float], int, int, str]:
+    """Per-query latencies in ms over `rounds` passes; also #empty results, #errors, first error."""
+    empty = errors = 0
+    first_error = ""
+    for q, year in queries:  # warm-up pass (also counts empties)
+        try:
+            if run(q, year) == 0:
+                empty += 1
+        except Exception as exc:  # noqa: BLE001 - counted and reported; the figures are then invalid
+            errors += 1
+            first_error = first_error or f"{q!r}: {exc!r}"[:300]
+    times = []
+    for _ in range(rounds):
+        for q, year in queries:
+            t0 = time.perf_counter_ns()
+            try:
+                run(q, year)
+            except Exception:  # noqa: BLE001
+                pass
+            times.append((time.perf_counter_ns() - t0) / 1e6)
+    return times, empty, errors, first_error
+
+
+def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], rounds: int, seed: int) -> dict:
+    from it_eli.decisions import DecisionIndex
+    from it_eli.errors import QueryError
+
+    rng = random.Random(seed)
+    plain = [(q, None) for q in queries]
+    filtered = [(q, rng.choice(years)) for q in queries]
+
+    index = DecisionIndex(_settings(home))
+
+    def iteli(q: str, year: int | None) -> int:
+        try:
+            return index.search(q, anno=year, limit=10).total
+        except QueryError:
+            return 0
+
+    con = sqlite3.connect(db)
+    sql_plain = FTS5_SQL.format(filter="")
+    sql_year = FTS5_SQL.format(filter="AND anno = ?")
+
+    def fts5(q: str, year: int | None) -> int:
+        if year is None:
+            rows = con.execute(sql_plain, (fts5_query(q),)).fetchall()
+        else:
+            rows = con.execute(sql_year, (fts5_query(q), year)).fetchall()
+        return len(rows)
+
+    def iteli_core(q: str, year: int | None) -> int:
+        """Diagnostic: it_eli's search with count and facets but without snippets (private API)."""
+        from it_eli.query import parse_query
+
+        idx, searcher, _ = index.searcher()
+        tq, _qc = index._compile(idx, parse_query(q).root, conjunction=True)
+        full = index._with_filters(tq, index._filters(idx, year, None, None, None, None))
+        total = searcher.search(full, limit=10, count=True).count
+        index._facets(searcher, full)
+        return total
+
+    out = {}
+    systems = [("it_eli", iteli), ("fts5", fts5)]
+    try:
+        iteli_core(queries[0], None)
+        systems.append(("it_eli_core", iteli_core))
+    except Exception as exc:  # noqa: BLE001 - a diagnostic only; private API may change
+        log(f"queries: it_eli core diagnostic skipped ({exc!r})")
+    for system, run in systems:
+        for label, qs in (("all", plain), ("year", filtered)):
+            log(f"queries: {system} {label} ({len(qs)} queries x {rounds} rounds, after a warm-up pass)")
+            times, empty, errors, first_error = time_queries(run, qs, rounds)
+            if errors:
+                log(f"queries: {system} {label}: {errors} errors, first {first_error}")
+            out[f"{system}.{label}"] = {
+                "p50_ms": percentile(times, 0.5), "p95_ms": percentile(times, 0.95), "max_ms": max(times),
+                "mean_ms": statistics.fmean(times), "empty": empty, "errors": errors, "n": len(times),
+                "first_error": first_error,
+            }
+    con.close()
+    return out
+
+
+# ---------------------------------------------------------------- report
+
+def _mark(ok: bool) -> str:
+    return "met" if ok else "NOT MET"
+
+
+def render(res: dict) -> str:
+    it, ft, q = res["it_eli"], res["fts5"], res["queries"]
+    speedup = ft["build_seconds"] / it["build_seconds"]
+    rows = [
+        ("build time (s)", f"{it['build_seconds']:.1f}", f"{ft['build_seconds']:.1f}",
+         f">= {TARGETS['build_speedup']:.0f}x faster than FTS5", f"{speedup:.2f}x",
+         _mark(speedup >= TARGETS["build_speedup"])),
+        ("build peak RSS (MB)", f"{it['peak_mb']:.0f}", f"{ft['peak_mb']:.0f}", f"< {TARGETS['peak_mb']:.0f} MB",
+         f"{it['peak_mb']:.0f} MB", _mark(it["peak_mb"] < TARGETS["peak_mb"])),
+        ("index size (MB)", f"{it['index_mb']:.1f}", f"{ft['index_mb']:.1f}", "smaller than FTS5",
+         f"{it['index_mb'] / ft['index_mb']:.2f}x", _mark(it["index_mb"] < ft["index_mb"])),
+    ]
+    for label, name in (("all", "no filter"), ("year", "year filter")):
+        a, b = q[f"it_eli.{label}"], q[f"fts5.{label}"]
+        rows.append((f"query p50, {name} (ms)", f"{a['p50_ms']:.2f}", f"{b['p50_ms']:.2f}", "", "", ""))
+        status = _mark(a["p95_ms"] < TARGETS["p95_ms"]) if not (a["errors"] or b["errors"]) else "INVALID (errors)"
+        rows.append((f"query p95, {name} (ms)", f"{a['p95_ms']:.2f}", f"{b['p95_ms']:.2f}",
+                     f"< {TARGETS['p95_ms']:.0f} ms", f"{a['p95_ms']:.2f} ms", status))
+    head = ("metric", "it_eli", "SQLite FTS5", "target (it_eli)", "it_eli vs target", "status")
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+    out = [line(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows]
+    c = res["corpus"]
+    out.append("")
+    out.append(
+        f"corpus: {c['count']} SYNTHETIC decisions {c['years'][0]}-{c['years'][1]} ({c['by_type']}), "
+        f"{c['text_mb']} MB of text, JSON {c['json_mb']} MB, zip {c['zip_mb']} MB; "
+        f"queries: {res['n_queries']} x {res['rounds']} rounds per mode; machine: {res['machine']}"
+    )
+    for label in ("all", "year"):
+        a, b = q[f"it_eli.{label}"], q[f"fts5.{label}"]
+        out.append(f"empty results ({label}): it_eli {a['empty']}, FTS5 {b['empty']}; errors: it_eli {a['errors']}, "
+                   f"FTS5 {b['errors']}")
+    out.append(f"FTS5 build: {ft['load_seconds']:.1f} s of it reading the archive into memory (same reader as it_eli)")
+    if "read_seconds" in it:
+        out.append(f"it_eli build: reading the archive {it['read_seconds']:.1f} s, Python per-document work "
+                   f"(_document: msgpack + Analyzer.prepare) {it['document_seconds']:.1f} s, Tantivy indexing/commit "
+                   f"and loop {it['tantivy_seconds']:.1f} s (writer heap {it['heap_mb']} MB, {it['threads']} threads)")
+    if "it_eli_core.all" in q:
+        a, b = q["it_eli_core.all"], q["it_eli_core.year"]
+        out.append(f"it_eli without snippets (search + count + facets; diagnostic): p50/p95 {a['p50_ms']:.2f}/"
+                   f"{a['p95_ms']:.2f} ms, with year filter {b['p50_ms']:.2f}/{b['p95_ms']:.2f} ms")
+    return "\n".join(out)
+
+
+def machine() -> str:
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GB RAM, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}"
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks cortecost", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=25_000, help="decisions in the synthetic archive (default 25000)")
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--queries", type=int, default=240, help="size of the fixed query set (default 240)")
+    ap.add_argument("--rounds", type=int, default=2, help="timed passes over the query set (default 2)")
+    ap.add_argument("--heap-mb", type=int, default=192, help="it_eli writer heap (build_index heap_bytes)")
+    ap.add_argument("--threads", type=int, default=2, help="it_eli writer threads")
+    ap.add_argument("--regenerate", action="store_true", help="rewrite the corpus even if cached")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--archive", help=argparse.SUPPRESS)
+    ap.add_argument("--target", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.child:
+        if args.child == "iteli":
+            res = child_iteli(Path(args.archive), Path(args.target), args.heap_mb * 1_000_000, args.threads)
+        else:
+            res = child_fts5(Path(args.archive), Path(args.target))
+        print(json.dumps(res))
+        return 0
+
+    from .corpus import generate, make_queries
+
+    started = time.perf_counter()
+    work = WORK_DIR / "cortecost"
+    work.mkdir(parents=True, exist_ok=True)
+    testdata = _testdata()
+    if not (testdata / "cortecost").is_dir():
+        print(f"no captured Court data at {testdata}/cortecost (set IT_ELI_TESTDATA)", file=sys.stderr)
+        return 2
+    log(f"corpus: {args.count} SYNTHETIC decisions (seed {args.seed}) ...")
+    info = generate(WORK_DIR, testdata, count=args.count, seed=args.seed, force=args.regenerate, log=log)
+    log(f"corpus: {info.path.name} ({'reused' if info.reused else f'written in {info.seconds:.0f} s'})")
+    info.path.read_bytes()  # same warm page cache for both builds
+
+    home, db = work / "home", work / "fts5.sqlite3"
+    shutil.rmtree(home, ignore_errors=True)
+    for p in (db, db.with_name(db.name + "-journal"), db.with_name(db.name + "-wal")):
+        p.unlink(missing_ok=True)
+
+    log("build: it_eli (child process) ...")
+    it, it_rss, it_wall = run_child(["iteli", "--archive", str(info.path), "--target", str(home),
+                                     "--heap-mb", str(args.heap_mb), "--threads", str(args.threads)], work / "iteli.json")
+    from it_eli.decisions import index_root
+    from it_eli.indexdir import IndexDir
+
+    current = IndexDir(index_root(_settings(home))).current()
+    it_size = dir_bytes(current) if current else 0
+    log(f"build: it_eli {it['indexed']} docs in {it['seconds']:.1f} s, peak {it_rss:.0f} MB, {it_size / 1e6:.1f} MB")
+
+    log("build: FTS5 (child process) ...")
+    ft, ft_rss, ft_wall = run_child(["fts5", "--archive", str(info.path), "--target", str(db)], work / "fts5.json")
+    ft_size = dir_bytes(db)
+    log(f"build: FTS5 {ft['indexed']} docs in {ft['seconds']:.1f} s, peak {ft_rss:.0f} MB, {ft_size / 1e6:.1f} MB")
+
+    queries = make_queries(testdata, n=args.queries, seed=args.seed)
+    years = sorted(info.by_year)
+    qres = measure_queries(home, db, queries, years, args.rounds, args.seed)
+
+    res = {
+        "corpus": info.summary(),
+        "it_eli": {**{k: it[k] for k in ("read_seconds", "document_seconds", "tantivy_seconds") if k in it},
+                   "build_seconds": it["seconds"], "wall_seconds": it_wall, "peak_mb": it_rss,
+                   "index_mb": it_size / 1e6, "indexed": it["indexed"], "errors": it["errors"],
+                   "heap_mb": args.heap_mb, "threads": args.threads},
+        "fts5": {"build_seconds": ft["seconds"], "load_seconds": ft["load_seconds"], "wall_seconds": ft_wall,
+                 "peak_mb": ft_rss, "index_mb": ft_size / 1e6, "indexed": ft["indexed"], "errors": ft["errors"]},
+        "queries": qres,
+        "n_queries": len(queries),
+        "rounds": args.rounds,
+        "machine": machine(),
+        "total_seconds": time.perf_counter() - started,
+    }
+    (work / "results.json").write_text(json.dumps(res, indent=2))
+    (work / "queries.txt").write_text("\n".join(queries) + "\n", encoding="utf-8")
+    print(render(res))
+    print(f"\n(results: {work / 'results.json'}; whole run {res['total_seconds']:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

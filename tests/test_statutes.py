@@ -1,0 +1,196 @@
+"""The local statute index (StatuteStore) on the real Akoma Ntoso exports: import, versions,
+lookups, cross-process writes, schema-version mismatch and rebuild, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from it_eli.app import App
+from it_eli.config import load_settings
+from it_eli.errors import IndexSchemaMismatch
+from it_eli.normattiva.urn import parse_urn
+from it_eli.schema import META_FILE
+from it_eli.statutes import StatuteStore, import_files
+from it_eli.tools.registry import call
+
+from .conftest import REPO_ROOT
+
+AKN = "normattiva-akn/"
+L241 = "urn:nir:stato:legge:1990-08-07;241"
+D231 = "urn:nir:stato:decreto.legislativo:2001-06-08;231"
+CP = "urn:nir:stato:regio.decreto:1930-10-19;1398"
+COST = "urn:nir:stato:costituzione"
+SET_A = ["mcp-legal-it__codice_penale.xml", "mcp-legal-it__costituzione.xml", "scabopdf__dlgs_231_2001.xml"]
+SET_B = ["mcp-legal-it__legge_241_1990.xml", "mcp-legal-it__dlgs_231_2001.xml", "scabopdf__codice_penale.xml",
+         "ondata__CAD_dlgs82-2005__005G0104_VIGENZA_20250130.xml"]
+
+
+def files(testdata, names):
+    return [str(testdata / AKN / n) for n in names]
+
+
+@pytest.fixture
+def store(testdata, make_settings):
+    settings = make_settings()
+    rep = import_files(settings, files(testdata, SET_A + SET_B))
+    assert rep.errors == [] and rep.acts == 7
+    return StatuteStore(settings)
+
+
+def test_import_and_versions(store):
+    assert set(store.list_acts()) >= {L241, D231, CP, COST}
+    vs = store.versions(D231)
+    assert [v.version for v in vs] == ["2026-06-02", "2026-01-24"]  # newest first
+    assert vs[0].eli == "eli/id/2001/06/19/001G0293/CONSOLIDATED/20260602"
+    assert store.choose_version(D231, "2026-03-01").version == "2026-01-24"
+    assert store.choose_version(D231, "2025-01-01") is None
+    cp = store.versions(CP, with_keys=True)[0]
+    assert cp.version == "2026-06-02" and "575" in cp.keys and cp.article_count == len(cp.keys)
+    assert store.versions("urn:nir:stato:legge:2099-01-01;1") == []
+
+
+def test_article_lookups(store, testdata):
+    a = store.get_article(COST, "3", store.versions(COST)[0].version)
+    assert a.text.startswith("Tutti i cittadini hanno pari dignita' sociale")
+    assert a.source_url.startswith("https://www.normattiva.it/uri-res/N2Ls?" + COST)
+    cands = store.article_candidates(D231, "25-bis.1")
+    assert [c.version for c in cands] == ["2026-06-02", "2026-01-24"] and cands[0].text != cands[1].text
+    assert store.article_candidates(CP, "art. 575")[0].heading == "Omicidio"
+    assert store.find_full_urn(parse_urn("urn:nir:stato:legge:1990;241")) == L241
+    assert store.find_urn_by_eli("eli/id/1990/08/18/090G0294/CONSOLIDATED") == L241
+    raw = store.raw_xml(L241, "2026-04-21")
+    assert raw == (testdata / AKN / "mcp-legal-it__legge_241_1990.xml").read_bytes()
+
+
+def test_single_article_kept_beside_exports(store):
+    store.add_single_article(
+        urn=L241, key="2", heading="Conclusione del procedimento", text="testo dall'API", in_force_from="2026-05-01",
+        in_force_to=None, repealed=False, act_title="t", act_type="legge", act_number="241", act_date="1990-08-07",
+        act_year=1990, eli=None, source_url="https://www.normattiva.it/x",
+    )
+    cands = store.article_candidates(L241, "2")
+    assert [(c.kind, c.version) for c in cands] == [("article", "2026-05-01"), ("act", "2026-04-21")]
+    assert store.versions(L241)[0].article_count == 51  # single articles are not act versions
+
+
+def test_search(store):
+    res = store.search("omicidio", urn=CP)
+    assert res.hits[0].article == "575" and res.hits[0].human_readable_citation == "art. 575 c.p."
+    assert len({(h.urn, h.article) for h in res.hits}) == len(res.hits)  # one hit per article, not per version
+    res = store.search("conclusione del procedimento")
+    assert (L241, "2") in [(h.urn, h.article) for h in res.hits[:3]]
+
+
+def test_search_snippet_of_a_huge_article_is_bounded(testdata, make_settings):
+    """L. 296/2006 art. 1 is ~1 M characters: its snippet must not analyse the whole text."""
+    import time
+
+    settings = make_settings()
+    import_files(settings, files(testdata, ["scabopdf__legge_finanziaria_2007.xml"]))
+    st = StatuteStore(settings)
+    st.search("comma")  # warm
+    t0 = time.perf_counter()
+    res = st.search("assenso")
+    assert res.hits and time.perf_counter() - t0 < 0.25
+
+
+def test_import_refuses_bad_files(make_settings, tmp_path):
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<html>no</html>")
+    rep = import_files(make_settings(), [str(bad), str(tmp_path / "missing.xml")])
+    assert rep.acts == 0 and len(rep.errors) == 2
+
+
+def test_reader_sees_commits_of_another_store(testdata, make_settings):
+    """A long-lived reader (the server) sees another writer's commit without reopening."""
+    settings = make_settings()
+    reader, writer = StatuteStore(settings), StatuteStore(settings)
+    assert reader.versions(L241) == [] and reader.list_acts() == []
+    import_files(settings, files(testdata, ["mcp-legal-it__legge_241_1990.xml"]))
+    assert writer is not reader
+    assert [v.version for v in reader.versions(L241)] == ["2026-04-21"] and reader.list_acts() == [L241]
+
+
+_WORKER = textwrap.dedent("""
+    import sys
+    from it_eli.config import load_settings
+    from it_eli.statutes import StatuteStore, import_files
+    settings = load_settings()
+    rep = import_files(settings, sys.argv[2:])
+    assert not rep.errors, rep.errors
+    store = StatuteStore(settings)
+    tag = sys.argv[1]
+    for i in range(15):
+        store.add_single_article(urn="urn:nir:stato:legge:2000-01-01;" + tag, key=str(i + 1), heading=None,
+            text="testo " + tag, in_force_from="2020-01-01", in_force_to=None, repealed=False, act_title=None,
+            act_type="legge", act_number=tag, act_date="2000-01-01", act_year=2000, eli=None, source_url="x")
+    print(rep.articles)
+""")
+
+
+def test_two_processes_writing_one_home_lose_nothing(testdata, tmp_path):
+    home = tmp_path / "shared_home"
+    env = {**os.environ, "IT_ELI_HOME": str(home), "IT_ELI_LOG_LEVEL": "WARNING"}
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _WORKER, tag, *files(testdata, names)], env=env, cwd=REPO_ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for tag, names in (("1", SET_A), ("2", SET_B))
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+    store = StatuteStore(load_settings({"IT_ELI_HOME": str(home)}))
+    assert sum(int(o) for o, _ in outs) == sum(v.article_count for u in store.list_acts() for v in store.versions(u))
+    assert [v.version for v in store.versions(D231)] == ["2026-06-02", "2026-01-24"]  # one from each process
+    assert [v.version for v in store.versions(CP)] == ["2026-06-02", "2026-05-07"]
+    for tag in ("1", "2"):
+        for i in range(1, 16):
+            assert store.article_candidates(f"urn:nir:stato:legge:2000-01-01;{tag}", str(i))
+
+
+def _tamper_schema_version(settings) -> None:
+    store = StatuteStore(settings)
+    meta_path = store.idir.current() / META_FILE
+    meta = json.loads(meta_path.read_text())
+    meta["schema_version"] = 0
+    meta_path.write_text(json.dumps(meta))
+
+
+async def test_schema_mismatch_then_rebuild(testdata, make_settings):
+    settings = make_settings(normattiva_url="http://127.0.0.1:9", normattiva_api_url="http://127.0.0.1:9/api")
+    import_files(settings, files(testdata, ["mcp-legal-it__legge_241_1990.xml", "scabopdf__dlgs_231_2001.xml"]))
+    _tamper_schema_version(settings)
+    app = App(settings)
+    try:
+        err, p = await call(app, "it_get_text", {"reference": "l. 241/1990", "article": "2"})
+        assert err and p["code"] == "index_schema_mismatch" and "it-eli statutes rebuild" in p["valid"]
+        with pytest.raises(IndexSchemaMismatch):
+            StatuteStore(settings).list_acts()
+        assert StatuteStore(settings).rebuild() == 51 + 109
+        err, p = await call(app, "it_get_text", {"reference": "l. 241/1990", "article": "2"})
+        assert not err and p["served_from"] == "local_index" and p["heading"] == "Conclusione del procedimento"
+        err, p = await call(app, "it_get_text", {"reference": D231, "article": "25-bis.1", "at_date": "2026-01-24"})
+        assert not err and p["in_force_date"] == "2026-01-24"
+    finally:
+        await app.close()
+
+
+def test_cli_import_and_rebuild(testdata, tmp_path):
+    env = {**os.environ, "IT_ELI_HOME": str(tmp_path / "h"), "IT_ELI_LOG_LEVEL": "WARNING"}
+    run = lambda *a: subprocess.run([sys.executable, "-m", "it_eli", *a], env=env, cwd=REPO_ROOT,  # noqa: E731
+                                    capture_output=True, text=True, timeout=300)
+    r = run("statutes", "import", *files(testdata, ["mcp-legal-it__legge_241_1990.xml"]))
+    assert r.returncode == 0 and "imported 51 articles from 1 acts" in r.stdout, r.stderr
+    _tamper_schema_version(load_settings({"IT_ELI_HOME": env["IT_ELI_HOME"]}))
+    r = run("tool", "it_get_text", json.dumps({"reference": "l. 241/1990", "article": "2"}))
+    assert r.returncode == 1 and json.loads(r.stdout)["code"] == "index_schema_mismatch"
+    r = run("statutes", "rebuild")
+    assert r.returncode == 0 and "51 articles" in r.stdout, r.stderr
+    r = run("tool", "it_get_text", json.dumps({"reference": "l. 241/1990", "article": "2"}))
+    assert r.returncode == 0 and json.loads(r.stdout)["served_from"] == "local_index"
