@@ -134,6 +134,15 @@ def _cmd_statutes_import(args, settings) -> int:
     return 0 if not report.errors else 1
 
 
+def _cmd_statutes_rebuild(args, settings) -> int:
+    from .statutes import StatuteStore
+
+    started = time.monotonic()
+    n = StatuteStore(settings).rebuild()
+    print(f"rebuilt the statute index: {n} articles from the kept exports in {time.monotonic() - started:.1f}s")
+    return 0
+
+
 def _cmd_verify(args, settings) -> int:
     from .verify_cli import run_verify
 
@@ -164,10 +173,14 @@ def build_parser() -> argparse.ArgumentParser:
     imp = ssub.add_parser("import", help="load Akoma Ntoso exports (Normattiva 'Esporta in Akoma Ntoso')")
     imp.add_argument("files", nargs="+", metavar="FILE.xml")
     imp.set_defaults(func=_cmd_statutes_import)
+    reb = ssub.add_parser("rebuild", help="re-create the statute index from the kept exports (after an upgrade)")
+    reb.set_defaults(func=_cmd_statutes_rebuild)
 
     v = sub.add_parser("verify", help="verify the citations in a text (exit 1 on a hallucination)")
     v.add_argument("file", metavar="FILE|-")
     v.add_argument("--format", choices=["json", "text"], default="text")
+    v.add_argument("--at-date", dest="at_date", default=None, help="check the law in force on YYYY-MM-DD")
+    v.add_argument("--offline", action="store_true", help="local indexes only (no upstream requests)")
     v.set_defaults(func=_cmd_verify)
 
     t = sub.add_parser("tool", help="call any MCP tool by name with JSON arguments ('tool list' lists them)")
