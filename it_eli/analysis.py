@@ -22,13 +22,22 @@ _ACCENT = {"a": "à", "e": "è", "i": "ì", "o": "ò", "u": "ù", "A": "À", "E"
 _UNACCENT = {v: k for k, v in _ACCENT.items()} | {"é": "e", "É": "E", "á": "a", "í": "i", "ó": "o", "ú": "u"}
 # A vowel that ends a word, followed by an apostrophe that is not followed by a letter:
 # "facolta'", "E' ", "perche',". "dell'arte" is an elision (a letter follows) and is left alone.
-_APOSTROPHE_ACCENT = re.compile(r"(?<=\w)([aeiouAEIOU])'(?!\w)|\b([eE])'(?!\w)")
+_APOSTROPHE_ACCENT = re.compile(r"([aeiouAEIOU])'(?!\w)")
 # Same with the typographic apostrophe (3 bytes): pad with two spaces to keep the byte length.
 _TYPO_APOSTROPHE_ACCENT = re.compile(r"(?<=\w)([aeiouAEIOU])\u2019(?!\w)")
 
 
 def _sub_accent(m: re.Match[str]) -> str:
-    return _ACCENT[m.group(1) or m.group(2)]
+    # accent only a word-final vowel ("facolta'") or a lone E' / e' (È); a quote after a
+    # one-letter word other than e ("l'", "d'") is an elision, left alone
+    vowel = m.group(1)
+    start = m.start()
+    text = m.string
+    if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        return _ACCENT[vowel]
+    if vowel in "eE":
+        return _ACCENT[vowel]
+    return m.group(0)
 
 
 def apostrophe_accent(text: str) -> str:

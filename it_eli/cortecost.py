@@ -75,14 +75,26 @@ def decode_bytes(data: bytes) -> str:
         return data.decode("latin-1")
 
 
+_SPACES = re.compile(r"[ \t\u00a0]{2,}|[\t\u00a0]")
+_SPACED_NEWLINE = re.compile(r" ?\n ?")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
 def clean_text(value: object) -> str:
+    """Entities decoded, CR/CRLF to LF, runs of blanks folded (cheap paths first: this runs on
+    every field of every decision)."""
     if value is None:
         return ""
-    text = html.unescape(str(value))
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = re.sub(r"[ \t\u00a0]+", " ", text)
-    text = re.sub(r" *\n *", "\n", text)
-    text = re.sub(r"\n{3,}", "\n\n", text)
+    text = value if isinstance(value, str) else str(value)
+    if "&" in text:
+        text = html.unescape(text.replace("&#13;", ""))
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _SPACES.sub(" ", text)
+    if "\n" in text:
+        text = _SPACED_NEWLINE.sub("\n", text)
+        if "\n\n\n" in text:
+            text = _BLANK_LINES.sub("\n\n", text)
     return text.strip()
 
 
@@ -147,8 +159,8 @@ def normalise_record(raw: dict, report: SourceReport) -> Decision | None:
 
 def records_from_json(data: bytes, report: SourceReport, name: str) -> Iterator[Decision]:
     try:
-        doc = json.loads(decode_bytes(data))
-    except (ValueError, RecursionError) as exc:
+        doc = msgspec.json.decode(decode_bytes(data))
+    except (msgspec.DecodeError, ValueError, RecursionError) as exc:
         report.errors.append(f"{name}: not JSON ({str(exc)[:80]})")
         return
     if isinstance(doc, dict) and "elenco_pronunce" in doc:
