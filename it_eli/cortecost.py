@@ -75,26 +75,22 @@ def decode_bytes(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-_SPACES = re.compile(r"[ \t\u00a0]{2,}|[\t\u00a0]")
-_SPACED_NEWLINE = re.compile(r" ?\n ?")
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 
 def clean_text(value: object) -> str:
-    """Entities decoded, CR/CRLF to LF, runs of blanks folded (cheap paths first: this runs on
-    every field of every decision)."""
+    """Entities decoded, CR/CRLF to LF, blanks folded within each line, at most one empty line.
+
+    Split/join runs in C: this runs on every field of every decision of the archive.
+    """
     if value is None:
         return ""
     text = value if isinstance(value, str) else str(value)
     if "&" in text:
         text = html.unescape(text.replace("&#13;", ""))
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _SPACES.sub(" ", text)
-    if "\n" in text:
-        text = _SPACED_NEWLINE.sub("\n", text)
-        if "\n\n\n" in text:
-            text = _BLANK_LINES.sub("\n\n", text)
+    text = "\n".join(" ".join(line.split()) for line in text.splitlines())
+    if "\n\n\n" in text:
+        text = _BLANK_LINES.sub("\n\n", text)
     return text.strip()
 
 
