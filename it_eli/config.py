@@ -36,6 +36,8 @@ ENV_VARS: dict[str, tuple[str, str]] = {
     ),
     "IT_ELI_HTTP_TIMEOUT": ("20", "Total seconds allowed for one upstream request."),
     "IT_ELI_HTTP_RETRIES": ("2", "Retries for retryable upstream failures (connect errors, 429, 502-504)."),
+    "IT_ELI_CIRCUIT_THRESHOLD": ("5", "Failed calls in a row after which an upstream host is left alone for a while."),
+    "IT_ELI_CIRCUIT_SECONDS": ("60", "Seconds an upstream host is left alone once its failures reach the threshold."),
     "IT_ELI_THROTTLE_SECONDS": ("1.0", "Minimum seconds between two requests to the same upstream host."),
     "IT_ELI_MAX_BODY_BYTES": ("67108864", "Largest upstream body accepted (bytes)."),
     "IT_ELI_STATUTE_TTL_DAYS": ("30", "Days a cached statute article counts as fresh."),
@@ -43,6 +45,8 @@ ENV_VARS: dict[str, tuple[str, str]] = {
     "IT_ELI_MAX_ANSWER_CHARS": ("60000", "Size budget of one tool answer's text, in characters."),
     "IT_ELI_AUTO_BUILD": ("1", "Build the case-law index from the open data on first use (0 to disable)."),
     "IT_ELI_LOG_LEVEL": ("INFO", "Log level (logs go to stderr, never stdout)."),
+    "IT_ELI_AUDIT_MAX_BYTES": ("10485760", "Size at which the audit log (IT_ELI_HOME/logs/audit.jsonl) is rotated (bytes)."),
+    "IT_ELI_AUDIT_KEEP": ("5", "Rotated audit log files kept (audit.jsonl.1 ... .N)."),
 }
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +74,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_answer_chars: int
     auto_build: bool
     log_level: str
+    circuit_threshold: int = 5
+    circuit_seconds: float = 60.0
+    audit_max_bytes: int = 10_485_760
+    audit_keep: int = 5
 
     @property
     def upstream_urls(self) -> dict[str, str]:
@@ -135,4 +143,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         max_answer_chars=int(_number(env, "IT_ELI_MAX_ANSWER_CHARS", int)),
         auto_build=env.get("IT_ELI_AUTO_BUILD", "1").strip().lower() not in ("0", "false", "no", "off"),
         log_level=env.get("IT_ELI_LOG_LEVEL", "INFO").strip().upper() or "INFO",
+        circuit_threshold=max(1, int(_number(env, "IT_ELI_CIRCUIT_THRESHOLD", int))),
+        circuit_seconds=float(_number(env, "IT_ELI_CIRCUIT_SECONDS", float)),
+        audit_max_bytes=int(_number(env, "IT_ELI_AUDIT_MAX_BYTES", int)),
+        audit_keep=int(_number(env, "IT_ELI_AUDIT_KEEP", int)),
     )

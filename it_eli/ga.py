@@ -100,6 +100,8 @@ class GaSearchResult(msgspec.Struct, frozen=True, kw_only=True):
     note: str | None = None
     hits: list[GaHit] = msgspec.field(default_factory=list)
     licence: str = "Official decisions (art. 5 l. 633/1941), Giustizia Amministrativa"
+    stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
+    stale_note: str | None = None
 
 
 class GaSection(msgspec.Struct, frozen=True):
@@ -138,6 +140,8 @@ class GaDecision(msgspec.Struct, frozen=True, kw_only=True):
     next_offset: int | None = None
     source_url: str
     licence: str = "Official decisions (art. 5 l. 633/1941), Giustizia Amministrativa"
+    stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
+    stale_note: str | None = None
 
 
 # ---------------------------------------------------------------- argument checks

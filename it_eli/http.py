@@ -9,6 +9,7 @@ Failures come out typed: `upstream_unavailable` never means "does not exist".
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import logging
 import ssl
 import time
@@ -29,7 +30,8 @@ log = logging.getLogger(__name__)
 USER_AGENT = f"it_eli/{__version__} (+https://github.com/it-eli; legal research appliance)"
 RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
 MAX_REDIRECTS = 5
-MAX_RETRY_AFTER = 30.0
+MAX_RETRY_AFTER = 30.0  # a longer Retry-After is not waited for: the call fails at once, saying when to retry
+MIN_DOWNLOAD_RATE = 16 * 1024  # bytes/s a download must average once past http_timeout (slow-drip guard)
 
 
 class Response(msgspec.Struct, frozen=True):
@@ -55,12 +57,20 @@ class Response(msgspec.Struct, frozen=True):
 
 def host_key(url: str) -> str:
     parts = urlsplit(url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    port = parts.port if parts.port is not None else (443 if parts.scheme == "https" else 80)  # ":0" is not the default
     return f"{(parts.hostname or '').lower()}:{port}"
 
 
 def check_url_allowed(url: str, allowed_hosts: frozenset[str]) -> str:
     """Refuse any URL that is not plain http(s) on a configured upstream host."""
+    if not isinstance(url, str) or not url.isascii() or any(c <= " " or c in "\\\x7f" for c in url):
+        # Non-ASCII (IDN look-alikes, full-width dots), whitespace, control characters and
+        # backslashes are read differently by different URL parsers: refuse them all, so the
+        # host checked here is the host connected to. IDNs must come in punycode (xn--).
+        raise InvalidArg(
+            f"not a plain URL: {str(url)[:200]!r}",
+            valid="an http(s) URL in plain ASCII (punycode for IDNs), no spaces or backslashes",
+        )
     try:
         parts = urlsplit(url)
         _ = parts.port
@@ -87,7 +97,14 @@ class _HostState:
 
 
 class HttpClient:
-    """Shared client. Create once per process (or per test) and `await close()`."""
+    """Shared client. Create once per process (or per test) and `await close()`.
+
+    Circuit breaker, per host: after `circuit_threshold` consecutive failed calls (each after its
+    own retries) the host is not contacted for `circuit_seconds`; every call in that window fails
+    at once with `upstream_unavailable` and `retry_after_seconds`. When the window ends one call
+    goes through (half-open): success closes the circuit, failure reopens it at once. Why: a down
+    upstream must not be hammered, and callers must not wait out timeouts that will repeat.
+    """
 
     CIRCUIT_THRESHOLD = 5
     CIRCUIT_SECONDS = 60.0
@@ -106,6 +123,8 @@ class HttpClient:
         self._default_ssl = ssl.create_default_context(cafile=certifi.where())
         self._hosts: dict[str, _HostState] = {}
         self._session: aiohttp.ClientSession | None = None
+        self.circuit_threshold = max(1, int(getattr(settings, "circuit_threshold", self.CIRCUIT_THRESHOLD)))
+        self.circuit_seconds = float(getattr(settings, "circuit_seconds", self.CIRCUIT_SECONDS))
 
     @property
     def session(self) -> aiohttp.ClientSession:
@@ -168,23 +187,28 @@ class HttpClient:
         key = host_key(url)
         st = self._state(key)
         label = what or key
-        if st.open_until > time.monotonic():
-            raise UpstreamUnavailable(
-                f"{label}: too many recent failures, not retrying for a while",
-                host=key.rsplit(":", 1)[0],
-                retry_after_seconds=round(st.open_until - time.monotonic(), 1),
-            )
+        self._check_circuit(st, key, label)
         attempts = self.settings.http_retries + 1
-        last_error: Exception | None = None
+        last_error: _Retryable | None = None
         for attempt in range(attempts):
             try:
                 resp = await self._once(method, url, params, data, json, headers, max_body, timeout, st, key)
+            except UpstreamChanged:
+                self._record_failure(st)
+                raise
             except _Retryable as exc:
                 last_error = exc
+                if exc.retry_after is not None and exc.retry_after > MAX_RETRY_AFTER:
+                    # Honouring it would hold the caller for minutes: fail now and say when.
+                    self._record_failure(st)
+                    raise UpstreamUnavailable(
+                        f"{label}: {exc}; the upstream asks to retry in {exc.retry_after:.0f}s",
+                        url=url, retry_after_seconds=round(exc.retry_after, 1),
+                    )
                 delay = exc.retry_after if exc.retry_after is not None else 0.5 * (2**attempt)
                 if attempt + 1 < attempts:
                     log.info("%s: %s; retrying in %.1fs", label, exc, delay)
-                    await asyncio.sleep(min(delay, MAX_RETRY_AFTER))
+                    await asyncio.sleep(delay)
                     continue
                 break
             if resp.status in accept_statuses:
@@ -196,13 +220,24 @@ class HttpClient:
             self._record_failure(st)
             raise UpstreamUnavailable(f"{label}: unexpected HTTP {resp.status}", status=resp.status, url=resp.url)
         self._record_failure(st)
-        raise UpstreamUnavailable(f"{label}: {last_error}", url=url)
+        retry_after = last_error.retry_after if last_error is not None else None
+        raise UpstreamUnavailable(f"{label}: {last_error}", url=url, retry_after_seconds=retry_after)
+
+    def _check_circuit(self, st: _HostState, key: str, label: str) -> None:
+        remaining = st.open_until - time.monotonic()
+        if remaining > 0:
+            raise UpstreamUnavailable(
+                f"{label}: {self.circuit_threshold} failures in a row, not contacting this host for a while",
+                host=key.rsplit(":", 1)[0],
+                retry_after_seconds=round(remaining, 1),
+            )
 
     def _record_failure(self, st: _HostState) -> None:
+        # `failures` is not reset when the circuit opens: once the window ends, the next failure
+        # (the half-open probe) reopens it at once; only a success resets the count.
         st.failures += 1
-        if st.failures >= self.CIRCUIT_THRESHOLD:
-            st.open_until = time.monotonic() + self.CIRCUIT_SECONDS
-            st.failures = 0
+        if st.failures >= self.circuit_threshold:
+            st.open_until = time.monotonic() + self.circuit_seconds
 
     async def _once(self, method, url, params, data, json, headers, max_body, timeout, st, key) -> Response:
         limit = max_body or self.settings.max_body_bytes
@@ -257,12 +292,24 @@ class _Retryable(Exception):
 
 
 def _retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or HTTP-date); None when unreadable.
+
+    Not capped here: the caller decides whether the wait is acceptable (see MAX_RETRY_AFTER).
+    """
     if not value:
         return None
+    value = value.strip()
     try:
-        return max(0.0, min(float(value.strip()), MAX_RETRY_AFTER))
+        return max(0.0, float(value))
     except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
         return None
+    if when is None or when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
 
 
 async def _read_capped(r: aiohttp.ClientResponse, limit: int) -> bytes:
@@ -290,8 +337,7 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
     check_url_allowed(url, client.allowed_hosts)
     key = host_key(url)
     st = client._state(key)
-    if st.open_until > time.monotonic():
-        raise UpstreamUnavailable(f"{what or key}: too many recent failures, not retrying for a while")
+    client._check_circuit(st, key, what or key)
     tmp = dest.with_name(dest.name + ".part")
     dest.parent.mkdir(parents=True, exist_ok=True)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=client.settings.http_timeout, sock_read=client.settings.http_timeout)
@@ -306,17 +352,35 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
                 client._record_failure(st)
                 raise UpstreamUnavailable(f"{what or url}: HTTP {r.status}", status=r.status, url=url)
             size = 0
+            started = time.monotonic()
+            grace = client.settings.http_timeout
             with open(tmp, "wb") as fh:
                 async for chunk in r.content.iter_chunked(1 << 20):
                     size += len(chunk)
                     if size > max_bytes:
                         raise UpstreamChanged(f"{what or url}: larger than {max_bytes} bytes", url=url)
                     fh.write(chunk)
-    except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+                    _check_rate(size, started, grace, what or url)
+                _check_rate(size, started, grace, what or url)
+    except (aiohttp.ClientError, asyncio.TimeoutError, _TooSlow) as exc:
         tmp.unlink(missing_ok=True)
         client._record_failure(st)
         raise UpstreamUnavailable(f"{what or url}: {type(exc).__name__}: {exc}", url=url)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    st.failures = 0
     tmp.replace(dest)
+
+
+class _TooSlow(Exception):
+    pass
+
+
+def _check_rate(size: int, started: float, grace: float, label: str) -> None:
+    """A body that trickles in (each read just inside sock_read) must still end: past `grace`
+    seconds the average rate must reach MIN_DOWNLOAD_RATE, so a 2 GB archive at full speed is
+    fine while a slow drip fails within about `grace` seconds."""
+    elapsed = time.monotonic() - started
+    if elapsed > grace and size < MIN_DOWNLOAD_RATE * elapsed:
+        raise _TooSlow(f"{label}: {size} bytes in {elapsed:.1f}s, below {MIN_DOWNLOAD_RATE} bytes/s")

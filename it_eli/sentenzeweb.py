@@ -17,6 +17,7 @@ from urllib.parse import quote, urlsplit
 
 import msgspec
 
+from .budget import fit_end
 from .errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 from .http import HttpClient
 
@@ -143,6 +144,8 @@ class CassazioneSearchResult(msgspec.Struct, frozen=True, kw_only=True):
     hits: list[CassazioneHit] = msgspec.field(default_factory=list)
     facets: CassazioneFacets = msgspec.field(default_factory=CassazioneFacets)
     licence: str = "IODL 2.0 (Corte di Cassazione, SentenzeWeb)"
+    stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
+    stale_note: str | None = None
 
 
 class CassazioneDecision(msgspec.Struct, frozen=True, kw_only=True):
@@ -168,6 +171,8 @@ class CassazioneDecision(msgspec.Struct, frozen=True, kw_only=True):
     dispositivo: str | None = None
     source_url: str
     licence: str = "IODL 2.0 (Corte di Cassazione, SentenzeWeb)"
+    stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
+    stale_note: str | None = None
 
 
 # ---------------------------------------------------------------- query building
@@ -440,15 +445,19 @@ def parse_search(
     )
 
 
-def page(text: str, offset: int, max_chars: int) -> tuple[str, int | None]:
+def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> tuple[str, int | None]:
+    """At most `max_chars` characters, and at most `budget` once JSON-encoded (it_eli.budget)."""
     if offset > len(text):
         raise InvalidArg(f"offset {offset} is past the end of the text", valid=f"0..{len(text)}")
     end = min(len(text), offset + max_chars)
+    if budget is not None:
+        end = min(end, fit_end(text, offset, budget))
     return text[offset:end], (end if end < len(text) else None)
 
 
 def parse_decision(
-    body: bytes, *, sic_id: str, max_chars: int, offset: int, sentenzeweb_url: str, content_type: str = ""
+    body: bytes, *, sic_id: str, max_chars: int, offset: int, sentenzeweb_url: str, content_type: str = "",
+    budget: int | None = None,
 ) -> CassazioneDecision:
     answer = decode_answer(body, content_type)
     docs = [d for d in answer.response.docs if d.id == sic_id]
@@ -462,7 +471,7 @@ def parse_decision(
         status = "empty"
     elif OBSCURING_MARK in full.lower() and len(full) < 300:
         status = "obscuring_in_progress"
-    text, nxt = page(full, offset, max_chars)
+    text, nxt = page(full, offset, max_chars, budget)
     return CassazioneDecision(
         sic_id=sic_id,
         citation=hit.citation,

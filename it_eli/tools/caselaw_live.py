@@ -3,7 +3,9 @@
 Plain async functions, no MCP import: each takes `(client, settings, **args)` and returns a
 msgspec Struct; failures are typed `it_eli.errors` exceptions. Answers are cached in memory
 per client (searches for `settings.search_cache_seconds`, documents for a day); the client
-does the per-host throttle.
+does the per-host throttle. When the upstream is down (or answers in a shape we no longer read),
+an expired cached answer (kept up to STALE_MAX_SECONDS) is served marked `stale` with a note,
+instead of an error: an old answer the caller is told about beats none.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import time
 import weakref
 from typing import Any
 
+import msgspec
+
 from .. import ga, sentenzeweb, tls
 from ..config import Settings
-from ..errors import InvalidArg, UpstreamChanged
+from ..errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable
 from ..ga import GaDecision, GaHit, GaMetadata, GaSearchResult, GaSection
 from ..http import HttpClient
 from ..sentenzeweb import (
@@ -45,6 +49,8 @@ __all__ = [
 ]
 
 DOCUMENT_CACHE_SECONDS = 86400.0
+STALE_MAX_SECONDS = 7 * 86400.0  # how long past its TTL an answer may still be served as stale
+DOWN = (UpstreamUnavailable, UpstreamChanged)
 GA_SESSION_SECONDS = 600.0
 MAX_QUERY_CHARS = 2000
 MAX_CASS_LIMIT = 50
@@ -58,8 +64,16 @@ class _TTLCache:
         self._data: dict[Any, tuple[float, Any]] = {}
 
     def get(self, key: Any) -> Any:
+        """The fresh value, or None (an expired value stays for `get_stale`)."""
         item = self._data.get(key)
         if item is None or item[0] < time.monotonic():
+            return None
+        return item[1]
+
+    def get_stale(self, key: Any) -> Any:
+        """The value even if expired (up to STALE_MAX_SECONDS past its TTL), or None."""
+        item = self._data.get(key)
+        if item is None or item[0] + STALE_MAX_SECONDS < time.monotonic():
             self._data.pop(key, None)
             return None
         return item[1]
@@ -67,6 +81,7 @@ class _TTLCache:
     def put(self, key: Any, value: Any, ttl: float) -> None:
         if ttl <= 0:
             return
+        self._data.pop(key, None)  # re-insert at the end: eviction drops the oldest write
         if len(self._data) >= self.size:
             self._data.pop(next(iter(self._data)))
         self._data[key] = (time.monotonic() + ttl, value)
@@ -96,16 +111,37 @@ def _max_chars(settings: Settings, max_chars: int | None) -> int:
     return cap if max_chars is None else _check_int("max_chars", max_chars, 100, cap)
 
 
-async def _select(client: HttpClient, settings: Settings, params: list[tuple[str, str]], ttl: float) -> tuple[bytes, str]:
+def _stale_note(exc: ItEliError) -> str:
+    return (
+        f"served from this server's cache because the upstream could not be used now ({exc.code}: "
+        f"{exc.message[:160]}); it may be out of date"
+    )
+
+
+def _mark_stale(result: Any, note: str | None) -> Any:
+    return result if note is None else msgspec.structs.replace(result, stale=True, stale_note=note)
+
+
+async def _select(
+    client: HttpClient, settings: Settings, params: list[tuple[str, str]], ttl: float
+) -> tuple[tuple[bytes, str], str | None]:
+    """((body, content type), stale note or None)."""
     key = ("sentenzeweb", settings.sentenzeweb_url, tuple(params))
-    cached = _cache(client).get(key)
+    cache = _cache(client)
+    cached = cache.get(key)
     if cached is not None:
-        return cached
-    await tls.install_for_url(client, settings.sentenzeweb_url)
-    answer = await sentenzeweb.fetch_select(client, settings.sentenzeweb_url, params)
-    sentenzeweb.decode_answer(*answer)  # only well-formed answers are cached
-    _cache(client).put(key, answer, ttl)
-    return answer
+        return cached, None
+    try:
+        await tls.install_for_url(client, settings.sentenzeweb_url)
+        answer = await sentenzeweb.fetch_select(client, settings.sentenzeweb_url, params)
+        sentenzeweb.decode_answer(*answer)  # only well-formed answers are cached
+    except DOWN as exc:
+        old = cache.get_stale(key)
+        if old is None:
+            raise
+        return old, _stale_note(exc)
+    cache.put(key, answer, ttl)
+    return answer, None
 
 
 async def it_cassazione_search(
@@ -131,8 +167,8 @@ async def it_cassazione_search(
     q = sentenzeweb.build_q(query)
     fq = sentenzeweb.build_filters(chamber, sub_chamber, anno)
     params = sentenzeweb.search_params(q, fq, limit, offset)
-    body, ctype = await _select(client, settings, params, settings.search_cache_seconds)
-    return sentenzeweb.parse_search(
+    (body, ctype), stale = await _select(client, settings, params, settings.search_cache_seconds)
+    result = sentenzeweb.parse_search(
         body,
         query=query,
         solr_query=q,
@@ -142,6 +178,7 @@ async def it_cassazione_search(
         sentenzeweb_url=settings.sentenzeweb_url,
         content_type=ctype,
     )
+    return _mark_stale(result, stale)
 
 
 async def it_cassazione_get(
@@ -156,10 +193,12 @@ async def it_cassazione_get(
     sentenzeweb.check_sic_id(sic_id)
     size = _max_chars(settings, max_chars)
     offset = _check_int("offset", offset, 0, 50_000_000)
-    body, ctype = await _select(client, settings, sentenzeweb.get_params(sic_id), DOCUMENT_CACHE_SECONDS)
-    return sentenzeweb.parse_decision(
-        body, sic_id=sic_id, max_chars=size, offset=offset, sentenzeweb_url=settings.sentenzeweb_url, content_type=ctype
+    (body, ctype), stale = await _select(client, settings, sentenzeweb.get_params(sic_id), DOCUMENT_CACHE_SECONDS)
+    result = sentenzeweb.parse_decision(
+        body, sic_id=sic_id, max_chars=size, offset=offset, sentenzeweb_url=settings.sentenzeweb_url, content_type=ctype,
+        budget=max(1000, settings.max_answer_chars),
     )
+    return _mark_stale(result, stale)
 
 
 async def _ga_post(client: HttpClient, settings: Settings, form: dict[str, str]) -> tuple[int, list[GaHit]]:
@@ -212,9 +251,17 @@ async def it_ga_search(
     form = ga.search_form(q, ga.resolve_sede(sede), ga.resolve_tipo(tipo), numero, limit)
     key = ("ga-search", settings.ga_url, tuple(sorted(form.items())))
     cached = _cache(client).get(key)
+    stale = None
     if cached is None:
-        cached = await _ga_post(client, settings, form)
-        _cache(client).put(key, cached, settings.search_cache_seconds)
+        try:
+            cached = await _ga_post(client, settings, form)
+        except DOWN as exc:
+            cached = _cache(client).get_stale(key)
+            if cached is None:
+                raise
+            stale = _stale_note(exc)
+        else:
+            _cache(client).put(key, cached, settings.search_cache_seconds)
     total, hits = cached
     note = None
     if anno is not None:
@@ -224,14 +271,14 @@ async def it_ga_search(
             "the portal ignores the year; total_upstream counts all years."
         )
     hits = hits[:limit]
-    return GaSearchResult(
+    return _mark_stale(GaSearchResult(
         total_upstream=total,
         returned=len(hits),
         anno_filter=anno,
         anno_applied_client_side=anno is not None,
         note=note,
         hits=hits,
-    )
+    ), stale)
 
 
 async def it_ga_get_decision(
@@ -254,15 +301,23 @@ async def it_ga_get_decision(
         return GaDecision(document_url=url, pdf_only=True, source_url=url)
     key = ("ga-doc", url)
     body = _cache(client).get(key)
+    stale = None
     if body is None:
-        body = await ga.fetch_document(client, url, settings.ga_document_url, settings.ga_url)
-        if body.lstrip()[:5] == b"%PDF-":
-            return GaDecision(document_url=url, pdf_only=True, source_url=url)
-        ga.parse_decision_xml(body)
-        _cache(client).put(key, body, DOCUMENT_CACHE_SECONDS)
+        try:
+            body = await ga.fetch_document(client, url, settings.ga_document_url, settings.ga_url)
+            if body.lstrip()[:5] == b"%PDF-":
+                return GaDecision(document_url=url, pdf_only=True, source_url=url)
+            ga.parse_decision_xml(body)
+        except DOWN as exc:
+            body = _cache(client).get_stale(key)
+            if body is None:
+                raise
+            stale = _stale_note(exc)
+        else:
+            _cache(client).put(key, body, DOCUMENT_CACHE_SECONDS)
     metadata, text, sections = ga.parse_decision_xml(body)
-    chunk, nxt = sentenzeweb.page(text, offset, size)
-    return GaDecision(
+    chunk, nxt = sentenzeweb.page(text, offset, size, max(1000, settings.max_answer_chars))
+    return _mark_stale(GaDecision(
         document_url=url,
         metadata=metadata,
         sections=sections,
@@ -271,4 +326,4 @@ async def it_ga_get_decision(
         total_chars=len(text),
         next_offset=nxt,
         source_url=url,
-    )
+    ), stale)

@@ -93,6 +93,13 @@ def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
         raise InvalidArg(f"{spec.name}: {exc}", valid=f"arguments: {fields} (see the tool's input schema)")
 
 
+MAX_ERROR_TEXT = 2000
+
+
+def _cap(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_TEXT else text[:MAX_ERROR_TEXT] + f"… [{len(text) - MAX_ERROR_TEXT} more characters]"
+
+
 async def call(app, name: str, arguments: dict[str, Any] | None) -> tuple[bool, dict[str, Any]]:
     """Run one tool. Returns (is_error, structured result as builtins)."""
     from . import load_all
@@ -111,7 +118,11 @@ async def call(app, name: str, arguments: dict[str, Any] | None) -> tuple[bool, 
         is_error = bool(getattr(result, "is_error", False))
         status = "error" if is_error else "ok"
     except ItEliError as exc:
-        out = msgspec.to_builtins(ToolError(code=exc.code, message=exc.message, valid=exc.valid, details=exc.details))
+        # Messages may quote the caller's input: cap them so an error never breaks the answer budget.
+        out = msgspec.to_builtins(ToolError(
+            code=exc.code, message=_cap(exc.message), valid=_cap(exc.valid) if exc.valid else exc.valid,
+            details={k: _cap(v) if isinstance(v, str) else v for k, v in exc.details.items()},
+        ))
         is_error, status = True, exc.code
     except Exception as exc:  # never a traceback to the client
         log.exception("tool %s failed", name)
