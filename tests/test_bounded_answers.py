@@ -66,14 +66,7 @@ CURATED: dict[str, list[tuple[str, dict]]] = {
 }
 
 # Known overflows in modules this test's author may not edit: each says what must change.
-XFAIL: dict[tuple[str, str], str] = {
-    ("it_get_text", "dl34-art119"): (
-        "legislation._article_result repeats the whole text in `commi` when the article fits one page: "
-        "47k text + 47k commi = 2x budget. Send commi only when text+commi fit (else commi=[] and a note), "
-        "or page commi too"
-    ),
-    ("it_get_text", "dl34-art27"): "same as dl34-art119 (49k text + commi)",
-}
+XFAIL: dict[tuple[str, str], str] = {}  # known overflows awaiting a fix (none now)
 
 
 def _auto_cases(spec) -> list[tuple[str, dict]]:

@@ -203,12 +203,6 @@ def test_deep_nesting_is_a_parse_or_typed_error(depth):
     _parse_ok_or_typed(AKN_HEAD + b"<p>" * depth + b"x" + b"</p>" * depth + AKN_TAIL)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="akn.py: nesting between ~1000 and libxml2's 2048 limit (huge_tree) overflows the "
-    "recursive text walk -> RecursionError (internal_error; `statutes import` crashes). "
-    "Fix in parse_act: catch RecursionError -> _fail('nested too deeply'), or cap depth.",
-)
 @pytest.mark.parametrize("depth", [1200, 2000])
 def test_nesting_just_under_the_parser_limit_is_typed(depth):
     _parse_ok_or_typed(AKN_HEAD + b"<p>" * depth + b"x" + b"</p>" * depth + AKN_TAIL)

@@ -943,6 +943,14 @@ def parse_act(xml: bytes, *, user_supplied: bool = False) -> Act:
     carry a DTD), `InvalidArg` for the same problems in a user-supplied file
     (`user_supplied=True`), `NotAvailable` when the bytes are Normattiva's "Errore" page.
     """
+    try:
+        return _parse_act(xml, user_supplied)
+    except RecursionError:
+        # the text walkers recurse per element: a document nested ~1000 deep is no real export
+        raise _fail("the XML is nested too deeply to be a Normattiva export", user_supplied) from None
+
+
+def _parse_act(xml: bytes, user_supplied: bool) -> Act:
     root = _parse_tree(xml, user_supplied)
     act = root.find(_A + "act")
     if act is None:

@@ -16,6 +16,7 @@ from typing import Literal
 
 import msgspec
 
+from ..budget import fit_end, json_cost
 from ..errors import (
     IdentityMismatch,
     InvalidArg,
@@ -252,9 +253,11 @@ def _budget(app, max_chars: int | None) -> int:
 
 
 def _page(text: str, offset: int, size: int) -> tuple[str, int | None]:
+    """A page of at most `size` characters whose JSON encoding also fits `size` (quotes and
+    newlines count double once encoded)."""
     if offset < 0 or offset > len(text):
         raise InvalidArg(f"offset={offset}", valid=f"an offset from 0 to {len(text)} (use next_offset)")
-    end = min(len(text), offset + size)
+    end = min(len(text), offset + size, fit_end(text, offset, size)) if offset < len(text) else offset
     return text[offset:end], (end if end < len(text) else None)
 
 
@@ -424,12 +427,17 @@ async def it_get_act(app, reference, at_date=None):
 
 def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, size, offset, eli=None) -> TextResult:
     page, nxt = _page(a.text, offset, size)
+    commi = [CommaText(num=c.num, text=c.text) for c in a.commi] if offset == 0 and nxt is None else []
+    if commi and json_cost(page) + sum(json_cost(c.text) + len(c.num) + 24 for c in commi) > size:
+        # the commi repeat the text: send them only when both fit the answer budget
+        commi = []
+        notes = list(notes) + ["commi omitted: the article's text already holds them and both would not fit one answer"]
     src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
            "act_title": a.act_title, "urn": a.urn}
     return TextResult(
         urn=a.urn, eli_uri=_eli_uri(a.eli or eli), human_readable_citation=_citation(src, a.article),
         source_url=a.source_url, article=a.article, heading=a.heading, text=page,
-        commi=[CommaText(num=c.num, text=c.text) for c in a.commi] if offset == 0 and nxt is None else [],
+        commi=commi,
         repealed=a.repealed, amended=a.amended, format="text", at_date=at_date, in_force_date=a.in_force_date,
         valid_to=a.valid_to, version_note=_version_note(a.in_force_date, at_date, stale, a.valid_to),
         served_from=served_from, stale=stale, fetched_at=a.fetched_at, offset=offset, total_chars=len(a.text),
