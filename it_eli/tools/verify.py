@@ -1,0 +1,180 @@
+"""Verification tools: it_verify_citations (the gate) and it_coverage (what the gate can see).
+
+The logic is in it_eli.verify; this module only declares the MCP contract. it_coverage exists
+because a verification result is only as good as the corpus behind it: a client must be able
+to ask what is covered, since when, and where to look for the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+
+from ..errors import IndexMissing, ItEliError
+from ..statutes import DATASET_NOTE, StatuteStore
+from ..verify import MAX_INPUT_CHARS, MAX_LIVE_LOOKUPS, VerifyResult, verify_text
+from .registry import tool
+
+
+class VerifyParams(msgspec.Struct, kw_only=True):
+    text: str
+    at_date: str | None = None
+    offline: bool = False
+
+
+class NoParams(msgspec.Struct, kw_only=True):
+    pass
+
+
+class CachedVersion(msgspec.Struct, kw_only=True):
+    version: str  # in-force date, or 'originale'
+    article_count: int
+    fetched_at: str  # when this copy was captured/imported
+    fresh: bool  # within IT_ELI_STATUTE_TTL_DAYS: absence of an article is authoritative
+
+
+class CachedAct(msgspec.Struct, kw_only=True):
+    urn: str
+    title: str | None
+    versions: list[CachedVersion]
+
+
+class StatuteCoverage(msgspec.Struct, kw_only=True):
+    acts: int
+    articles_newest_versions: int
+    acts_list: list[CachedAct]
+    freshness_days: float
+    first_capture: str | None
+    last_capture: str | None
+
+
+class DecisionCoverage(msgspec.Struct, kw_only=True):
+    built: bool
+    built_at: str | None = None
+    decisions: int = 0
+    year_range: list[int] | None = None
+    by_type: dict[str, int] = msgspec.field(default_factory=dict)
+    sources: list[str] = msgspec.field(default_factory=list)
+    complete_download: bool = False  # built from the Court's full open data: absences are authoritative
+
+
+class LiveSource(msgspec.Struct, kw_only=True):
+    name: str
+    url: str
+    used_for: str
+    limits: str
+
+
+class CoverageGap(msgspec.Struct, kw_only=True):
+    what: str
+    why: str
+    fallback: str
+
+
+class CoverageResult(msgspec.Struct, kw_only=True):
+    """What the appliance covers (local indexes with dates, live sources) and what it does not, with fallbacks."""
+
+    statutes: StatuteCoverage
+    constitutional_court: DecisionCoverage
+    live_sources: list[LiveSource]
+    not_covered: list[CoverageGap]
+    verify_limits: dict[str, int]
+    dataset_note: str = DATASET_NOTE
+
+
+@tool("it_verify_citations", VerifyParams, VerifyResult, open_world=True)
+async def it_verify_citations(app, text, at_date=None, offline=False):
+    """Check every legal citation in a text (at most 1,000,000 characters): statute articles
+    (local index, then Normattiva with the act-identity check), Constitutional Court decisions
+    (local index), Cassazione and administrative decisions (live). Each citation gets verified,
+    not_found (with range hint and nearest existing articles), repealed, content_mismatch (its
+    parenthetical description does not fit the article: review), or a typed gap with a fallback.
+    status: VERIFIED | VERIFIED_WITH_GAPS | HALLUCINATION_DETECTED (isError) | NO_CITATIONS_FOUND.
+    at_date (YYYY-MM-DD) checks the law in force on that date; offline=true uses only local indexes."""
+    return await verify_text(app, text, at_date=at_date, offline=offline)
+
+
+def _statute_coverage(store: StatuteStore) -> StatuteCoverage:
+    acts: list[CachedAct] = []
+    captures: list[str] = []
+    newest_articles = 0
+    for urn in store.list_acts():
+        versions = store.versions(urn)
+        if not versions:
+            continue  # only single articles fetched through the API
+        newest_articles += versions[0].article_count
+        captures.extend(v.fetched_at for v in versions)
+        acts.append(CachedAct(urn=urn, title=versions[0].title, versions=[
+            CachedVersion(version=v.version, article_count=v.article_count, fetched_at=v.fetched_at,
+                          fresh=store.is_fresh(v.fetched_at)) for v in versions
+        ]))
+    return StatuteCoverage(
+        acts=len(acts), articles_newest_versions=newest_articles, acts_list=acts,
+        freshness_days=store.settings.statute_ttl_days, first_capture=min(captures) if captures else None,
+        last_capture=max(captures) if captures else None,
+    )
+
+
+def _decision_coverage(app) -> DecisionCoverage:
+    try:
+        stats = app.decisions.stats()
+        _, _, meta = app.decisions.searcher()
+    except IndexMissing:
+        return DecisionCoverage(built=False)
+    home_dl = str(app.settings.home / "downloads")
+    sources = [str(s) for s in (stats.sources or [])]
+    return DecisionCoverage(
+        built=True, built_at=stats.built_at, decisions=stats.total, year_range=stats.year_range,
+        by_type=dict(stats.by_type), sources=sources,
+        complete_download=bool(sources) and all(s.startswith(home_dl) for s in sources),
+    )
+
+
+@tool("it_coverage", NoParams, CoverageResult)
+async def it_coverage(app):
+    """What it_eli can check and since when: statute acts in the local index (versions, capture
+    dates, freshness), the Constitutional Court index (build date, years, count, sources), the
+    live sources and their limits, and what is not covered, each with a fallback."""
+    s = app.settings
+    try:
+        statutes = await asyncio.to_thread(_statute_coverage, app.statutes)
+    except ItEliError:
+        statutes = StatuteCoverage(acts=0, articles_newest_versions=0, acts_list=[], freshness_days=s.statute_ttl_days,
+                                   first_capture=None, last_capture=None)
+    cost = await asyncio.to_thread(_decision_coverage, app)
+    live = [
+        LiveSource(name="Normattiva portal (Akoma Ntoso export)", url=s.normattiva_url,
+                   used_for="acts not in the local index: whole act, identity-checked, then cached",
+                   limits="national acts only; regional laws and EU acts are not there"),
+        LiveSource(name="Normattiva OpenData API", url=s.normattiva_api_url,
+                   used_for="one article of an act by full URN (codes by their annex)",
+                   limits="needs the act's full date; its 'act not found' is ambiguous, so the portal export decides"),
+        LiveSource(name="Cassazione SentenzeWeb", url=s.sentenzeweb_url,
+                   used_for="Cassazione decisions by number and year",
+                   limits="a window of recent years; absence is a gap, never 'not found'"),
+        LiveSource(name="Giustizia Amministrativa portal", url=s.ga_url,
+                   used_for="Consiglio di Stato, C.G.A.R.S. and TAR decisions by number (year filtered locally)",
+                   limits="only the newest page of results; absence is a gap, never 'not found'"),
+    ]
+    gaps = [
+        CoverageGap(what="Constitutional Court decisions outside the local index",
+                    why="the index holds only what was built" + ("" if cost.complete_download else " (not the Court's full download)"),
+                    fallback="`it-eli index build` (full open data), or www.cortecostituzionale.it"),
+        CoverageGap(what="acts not in the local statute index, when offline or Normattiva is unreachable",
+                    why="no copy to check against", fallback="`it-eli statutes import FILE.xml`, or retry online"),
+        CoverageGap(what="regional laws", why="outside Normattiva's national corpus as it_eli reads it",
+                    fallback="the Region's official bulletin (BUR)"),
+        CoverageGap(what="EU acts, CEDU, GDPR articles", why="not Italian acts; citations are reported act_unresolvable",
+                    fallback="eur-lex.europa.eu, hudoc.echr.coe.int"),
+        CoverageGap(what="preleggi and disposizioni di attuazione", why="annexes without their own URN here",
+                    fallback="read them on normattiva.it"),
+        CoverageGap(what="ordinary courts of merit (Tribunale, Corte d'appello), Corte dei conti",
+                    why="no open source wired in", fallback="the court's own site or a commercial database"),
+        CoverageGap(what="commi of acts whose export does not number them (e.g. Costituzione, codice penale)",
+                    why="the Akoma Ntoso export has no numbered paragraphs", fallback="read the article text (it_get_text)"),
+    ]
+    return CoverageResult(
+        statutes=statutes, constitutional_court=cost, live_sources=live, not_covered=gaps,
+        verify_limits={"max_input_chars": MAX_INPUT_CHARS, "max_live_lookups_per_call": MAX_LIVE_LOOKUPS},
+    )

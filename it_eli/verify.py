@@ -1,0 +1,750 @@
+"""Citation verification: does every article and decision a text cites exist?
+
+Why this shape: a gate that silently skips is worse than none. Every extracted citation ends
+in exactly one status; what could not be checked is a typed gap with a fallback, never a quiet
+"verified", and "does not exist" (`not_found`) is said only when the act is *known* — a fresh
+complete copy in the local index, or an authoritative upstream answer — and the article is
+absent. An act that is merely not cached, unreachable or ambiguous is a gap, never `not_found`.
+
+Order of sources: the local statute index, then (unless offline) the legislation tools' own
+channels (OpenData API, portal export with the act-identity check); the local Constitutional
+Court index; SentenzeWeb and the GA portal for Cassazione and administrative decisions.
+Facts relied on: notes/discovery_verify.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import re
+import time
+from typing import Literal
+
+import msgspec
+
+from .analysis import Analyzer
+from .citations.extract import CODE_ACTS, Citation, extract_citations
+from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
+from .normattiva import codes as codesmod
+from .normattiva import urn as urnmod
+from .normattiva.akn import normalize_article_key
+from .statutes import ORIGINAL, ActVersion, StatuteStore
+
+MAX_INPUT_CHARS = 1_000_000
+MAX_LIVE_LOOKUPS = 40  # per call: a pasted brief must not turn into hundreds of upstream requests
+# Constitutional Court numbering restarts every year; no year ever came near this number
+# (the busiest, 1988, stayed below 1,200), so a higher number cannot exist.
+COST_MAX_NUMBER = 2000
+COST_FIRST_YEAR = 1956
+VERSIONS_CACHE_SECONDS = 60.0
+CONTENT_THRESHOLD = 0.5  # calibrated on tests/verify_cases.py (see notes/discovery_verify.md)
+
+Status = Literal[
+    "verified", "not_found", "repealed", "content_mismatch",
+    "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "unparseable_citation",
+    "comma_not_checkable", "out_of_corpus",
+]
+GAP_KINDS = (
+    "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "unparseable_citation",
+    "comma_not_checkable", "out_of_corpus",
+)
+Overall = Literal["VERIFIED", "VERIFIED_WITH_GAPS", "HALLUCINATION_DETECTED", "NO_CITATIONS_FOUND"]
+
+FALLBACKS = {
+    "act_not_in_corpus": "run without offline (the act is then fetched from Normattiva), or import its "
+    "Akoma Ntoso export with `it-eli statutes import`",
+    "act_unresolvable": "cite the act with type, date and number (e.g. 'l. 7 agosto 1990, n. 241') or check it "
+    "on normattiva.it",
+    "upstream_unavailable": "retry later, or check the source by hand (normattiva.it, italgiure.giustizia.it, "
+    "giustizia-amministrativa.it)",
+    "unparseable_citation": "write the citation in full: article and act, or court, number and year",
+    "comma_not_checkable": "read the article's text (it_get_text) to check the comma by hand",
+    "out_of_corpus": "check it at the source: cortecostituzionale.it, italgiure.giustizia.it, "
+    "giustizia-amministrativa.it, or the regional bulletin",
+}
+
+
+class InputTooLarge(InvalidArg):
+    """The text to verify exceeds the bound (a typed error, not a truncated check)."""
+
+    code = "input_too_large"
+
+
+class CheckedCitation(msgspec.Struct, kw_only=True):
+    raw: str
+    kind: Literal["statute", "case", "ecli"]
+    status: Status
+    detail: str
+    start: int
+    end: int
+    urn: str | None = None  # the act the citation resolved to
+    ecli: str | None = None
+    article: str | None = None  # normalised key
+    comma: str | None = None
+    court: str | None = None
+    decision_number: str | None = None
+    decision_year: int | None = None
+    range_hint: str | None = None
+    nearest: list[str] = msgspec.field(default_factory=list)
+    description: str | None = None
+    content_score: float | None = None
+    checked_version: str | None = None  # in-force date of the text checked ('originale' for the original)
+    served_from: str | None = None  # local_index, normattiva_api, normattiva_portal, cortecost_index, ...
+    source_url: str | None = None
+
+
+class VerifyGap(msgspec.Struct, kw_only=True):
+    kind: str
+    citation: str
+    note: str
+    fallback: str
+
+
+class VerifySummary(msgspec.Struct, kw_only=True):
+    citations: int
+    checked: int  # citations whose existence was actually decided (verified, repealed, mismatch, not_found)
+    verified: int
+    not_found: int
+    repealed: int
+    content_mismatch: int
+    gaps: int
+    live_lookups: int
+
+
+class VerifyResult(msgspec.Struct, kw_only=True):
+    """Per-citation verification of a text; isError=true when a cited article or decision does not exist."""
+
+    status: Overall
+    is_error: bool
+    needs_review: bool  # repealed articles or descriptions that do not fit: a human should look
+    summary: VerifySummary
+    citations: list[CheckedCitation]
+    gaps: list[VerifyGap]
+    at_date: str | None
+    offline: bool
+    checked_at: str
+    notes: list[str] = msgspec.field(default_factory=list)
+
+
+# ---------------------------------------------------------------- helpers
+
+_LATIN_ORDER = {
+    "bis": 2, "ter": 3, "quater": 4, "quinquies": 5, "sexies": 6, "septies": 7, "octies": 8, "novies": 9,
+    "nonies": 9, "decies": 10, "undecies": 11, "duodecies": 12, "terdecies": 13, "tredecies": 13,
+    "quaterdecies": 14, "quinquiesdecies": 15, "quindecies": 15, "sexiesdecies": 16, "sedecies": 16,
+    "septiesdecies": 17, "octiesdecies": 18, "duodevicies": 18, "noviesdecies": 19, "undevicies": 19,
+    "vicies": 20,
+}
+
+
+def canon_key(key: str) -> str:
+    """One spelling per article/comma key: Normattiva prints both 'nonies' and 'novies'."""
+    try:
+        k = normalize_article_key(key)
+    except ItEliError:
+        k = key.strip().lower()
+    return k.replace("nonies", "novies")
+
+
+def _key_parts(key: str) -> tuple[int, int, str] | None:
+    m = re.match(r"^(\d+)(?:-([a-z]+))?(\.\d+)?$", key)
+    if not m:
+        return None
+    return int(m.group(1)), _LATIN_ORDER.get(m.group(2) or "", 1 if not m.group(2) else 99), m.group(3) or ""
+
+
+def nearest_keys(keys: list[str], key: str) -> list[str]:
+    """The existing neighbours of a missing key: '21-septies' -> ['21-sexies', '21-octies']."""
+    want = _key_parts(key)
+    if want is None:
+        return []
+    parsed = [(p, k) for k in keys if (p := _key_parts(k)) is not None]
+    same = sorted((p, k) for p, k in parsed if p[0] == want[0])
+    pool = same if (same and want[1] > 1) else sorted(parsed)
+    below = [k for p, k in pool if p < want]
+    above = [k for p, k in pool if p > want]
+    return ([below[-1]] if below else []) + ([above[0]] if above else [])
+
+
+def range_hint(keys: list[str], key: str) -> tuple[str, list[str]]:
+    numeric = [k for k in keys if k[:1].isdigit()]
+    other = len(keys) - len(numeric)
+    ordered = sorted(numeric, key=lambda k: _key_parts(k) or (10**6, 0, ""))
+    hint = f"the act has {len(keys)} articles"
+    if ordered:
+        hint += f", numbered from {ordered[0]} to {ordered[-1]}"
+    if other:
+        hint += f" (plus {other} other provisions, e.g. {next(k for k in keys if not k[:1].isdigit())})"
+    near = nearest_keys(numeric, key)
+    if near:
+        hint += "; nearest existing: " + ", ".join(near)
+    return hint, near
+
+
+_NON_TOPICAL = re.compile(
+    r"^\s*(?:come\b|nel(?:la)?\s+(?:testo|formulazione|versione)|testo\b|vers\.|versione\b|ratione\b|vigente\b|"
+    r"applicabile\b|abrogat|c\.\s?d\.|cd\.?\s|cosiddett|così\b|introdott|inserit|aggiunt|sostituit|modificat|"
+    r"in\s+vigore|ora\b|oggi\b|già\b|gia'|richiamat|citat|ss\.|e\s+ss|sic\b|enfasi|corsivo|grassetto)",
+    re.I,
+)
+_RUBRICATO = re.compile(r"^\s*(?:rubricat[oa]|intitolat[oa]|recante)\s*[:«\"“']?\s*", re.I)
+_GENERIC = None
+
+
+def _generic_stems(an: Analyzer) -> set[str]:
+    global _GENERIC
+    if _GENERIC is None:
+        _GENERIC = set(an.analyze(
+            "articolo articoli comma commi legge leggi norma norme disposizione disposizioni disciplina "
+            "materia casi caso previsto prevista decreto codice reato reati delitto delitti"
+        ))
+    return _GENERIC
+
+
+# Names practitioners give to institutes whose rubrica says something else (description -> words
+# of the rubrica). Small on purpose: each entry is a well-known nickname, not a thesaurus.
+NICKNAMES = {
+    "patteggiamento": "applicazione della pena su richiesta",
+    "preavviso di rigetto": "comunicazione dei motivi ostativi all'accoglimento",
+    "autotutela": "annullamento d'ufficio revoca",
+    "scia": "segnalazione certificata di inizio attivita'",
+    "superbonus": "incentivi per l'efficienza energetica",
+    "rito abbreviato": "giudizio abbreviato",
+    "messa alla prova": "sospensione del procedimento con messa alla prova",
+    "legittima difesa": "difesa legittima",
+    "stalking": "atti persecutori",
+    "revenge porn": "diffusione illecita di immagini o video sessualmente espliciti",
+    "codice rosso": "atti persecutori maltrattamenti",
+}
+
+
+def content_score(an: Analyzer, description: str, heading: str | None, text: str) -> float | None:
+    """How well a parenthetical description fits the article (None: nothing to check).
+
+    The rubrica is the article's own summary, so a description that shares half of its content
+    stems with it fits; without such overlap, the text must hold three quarters of them (one
+    common word such as 'persona' or 'reati' in a long text proves nothing).
+    """
+    if _NON_TOPICAL.match(description):
+        return None
+    desc = _RUBRICATO.sub("", description).strip(" «»\"“”'")
+    low = desc.lower()
+    for nick, words in NICKNAMES.items():
+        if re.search(rf"\b{re.escape(nick)}\b", low):
+            desc += " " + words
+    words = set(an.analyze(desc)) - _generic_stems(an)
+    if not words:
+        return None
+    on_heading = len(words & set(an.analyze(heading or ""))) / len(words)
+    on_text = len(words & set(an.analyze(text[:60_000]))) / len(words)
+    if heading and on_heading >= CONTENT_THRESHOLD:
+        return round(max(on_heading, on_text), 3)
+    # the text alone: scaled so that CONTENT_THRESHOLD means "three quarters of the words"
+    return round(on_text * CONTENT_THRESHOLD / 0.75, 3) if on_text < 1 else 1.0
+
+
+def comma_in_text(text: str, comma: str) -> bool:
+    """A comma the export did not mark but whose number opens a sentence of the text.
+
+    Why: some exports (d.lgs. 36/2023) put every comma of an article in one unnumbered
+    paragraph, "1. … 2. … 3. …"; the parser then marks only the first. A number followed by a
+    full stop and a capitalised word is taken as the comma's start (lenient on purpose: the
+    error it can make is a missed hallucination, never a false one).
+    """
+    k = canon_key(comma)
+    variants = {k, k.replace("novies", "nonies"), k.replace("-", " "), k.replace("-", "")}
+    alt = "|".join(re.escape(v) for v in variants)
+    return re.search(rf"(?:^|[\s(])(?:{alt})\.\s+(?:\(\(\s*)?[A-ZÀ-Ý«\"“(]", text) is not None
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _eff_date(v: ActVersion) -> str:
+    """When a version starts to apply: its in-force date; the original applies from the act's date."""
+    return v.in_force_date or v.date or "0000-00-00"
+
+
+class _Outcome(msgspec.Struct, kw_only=True):
+    status: str
+    detail: str
+    urn: str | None = None
+    range_hint: str | None = None
+    nearest: list[str] = msgspec.field(default_factory=list)
+    content_score: float | None = None
+    checked_version: str | None = None
+    served_from: str | None = None
+    source_url: str | None = None
+    gap_note: str | None = None
+    ecli: str | None = None
+
+
+class _Resolved(msgspec.Struct, kw_only=True):
+    urn: str | None  # full act URN when known (cached or by coordinates)
+    ref: object | None  # urnmod.Urn for live fetching
+    label: str
+
+
+# ---------------------------------------------------------------- verifier
+
+class Verifier:
+    """One verification run: shares caches and the live-lookup budget across citations."""
+
+    def __init__(self, app, *, at_date: str | None = None, offline: bool = False) -> None:
+        self.app = app
+        self.at = at_date
+        self.offline = offline
+        self.store: StatuteStore = app.statutes
+        self.live_used = 0
+        self.an = Analyzer()
+        self._versions: dict[str, tuple[float, list[ActVersion]]] = app.extras.setdefault("verify_versions", {})
+        self._memo: dict[tuple, _Outcome] = {}
+        self.notes: list[str] = []
+
+    # ---------------------------------------------------------- statute side
+    async def versions(self, urn: str) -> list[ActVersion]:
+        """Cached versions with their keys; kept VERSIONS_CACHE_SECONDS so a server sees later imports."""
+        hit = self._versions.get(urn)
+        if hit is not None and time.monotonic() - hit[0] < VERSIONS_CACHE_SECONDS:
+            return hit[1]
+        got = await asyncio.to_thread(self.store.versions, urn, with_keys=True)
+        got = [msgspec.structs.replace(v, keys=[canon_key(k) for k in v.keys]) for v in got]
+        self._versions[urn] = (time.monotonic(), got)
+        return got
+
+    async def resolve_act(self, c: Citation) -> _Resolved | _Outcome:
+        act = c.act
+        if act is None:
+            why = "a back-reference with no earlier act" if c.via_backreference else "no act is named next to the article"
+            return _Outcome(status="act_unresolvable", detail=f"{why}: the article cannot be tied to an act")
+        if act.act_type == "costituzione" or act.code == "cost":
+            return _Resolved(urn="urn:nir:stato:costituzione", ref=urnmod.parse_urn("urn:nir:stato:costituzione"), label="Cost.")
+        act_type, number, year, date = act.act_type, act.number, act.year, act.date
+        if act.act_type == "codice":
+            if act.code in ("preleggi", "disp-att-cc", "disp-att-cpc", "disp-att-cpp"):
+                return _Outcome(
+                    status="act_unresolvable",
+                    detail=f"{act.raw}: an annex/implementing act it_eli does not map to its own URN, so its "
+                    "articles cannot be told apart from the code's",
+                )
+            code = codesmod.CODES_BY_ID.get(act.code or "")
+            if code is not None:
+                return _Resolved(urn=code.urn, ref=urnmod.parse_urn(code.urn), label=code.abbreviation)
+            if act.code not in CODE_ACTS:
+                return _Outcome(status="act_unresolvable", detail=f"{act.raw}: unknown code")
+            act_type, number, year = CODE_ACTS[act.code]
+            date = None
+        if act_type == "legge.regionale":
+            return _Outcome(status="out_of_corpus", detail=f"{act.raw}: regional laws are outside the national corpus it_eli checks")
+        if not number or not year:
+            return _Outcome(status="act_unresolvable", detail=f"{act.raw}: the act has no number and year to identify it")
+        try:
+            res = urnmod.resolve(act_type, year, number, date)
+        except InvalidArg as exc:
+            return _Outcome(status="act_unresolvable", detail=f"{act.raw}: {exc.message}")
+        parsed = urnmod.parse_urn(res.act_urn)
+        if not parsed.partial:
+            full = res.act_urn
+            if not await self.versions(full):
+                other = await asyncio.to_thread(self.store.find_full_urn, msgspec.structs.replace(parsed, date=None))
+                if other and other != full:
+                    return _Outcome(
+                        status="act_unresolvable", urn=None,
+                        detail=f"{act.raw}: no act with this date; the index holds {other} (same type, number and "
+                        "year, another date) — check the citation before relying on either",
+                    )
+            return _Resolved(urn=full, ref=parsed, label=res.human_readable_citation)
+        full = await asyncio.to_thread(self.store.find_full_urn, parsed)
+        return _Resolved(urn=full, ref=urnmod.parse_urn(full) if full else parsed, label=res.human_readable_citation)
+
+    def _choose(self, versions: list[ActVersion], key: str | None):
+        """(version, verdict) with verdict 'present' | 'absent' (authoritative) | 'unknown'."""
+        if not versions:
+            return None, "unknown"
+        if self.at is None:
+            v = versions[0]
+            if key is None or key in v.keys:
+                return v, "present"
+            return v, ("absent" if self.store.is_fresh(v.fetched_at) else "unknown")
+        eligible = sorted((v for v in versions if _eff_date(v) <= self.at), key=_eff_date, reverse=True)
+        if not eligible:
+            return None, "unknown"
+        v = eligible[0]
+        if key is None or key in v.keys:
+            return v, "present"
+        newer = sorted((w for w in versions if _eff_date(w) > _eff_date(v)), key=_eff_date)
+        if not newer:
+            return v, ("absent" if self.store.is_fresh(v.fetched_at) else "unknown")
+        # absent in the version in force on at_date and in the next one: never there in between
+        # (exports keep repealed articles as "ARTICOLO ABROGATO")
+        return v, ("absent" if key not in newer[0].keys else "unknown")
+
+    async def check_statute(self, c: Citation) -> _Outcome:
+        r = await self.resolve_act(c)
+        if isinstance(r, _Outcome):
+            return r
+        key = None
+        if c.article is not None:
+            try:
+                key = canon_key(c.article)
+            except Exception:
+                return _Outcome(status="unparseable_citation", detail=f"cannot read the article number {c.article!r}")
+            if not re.match(r"^\d", key):
+                return _Outcome(status="unparseable_citation", detail=f"cannot read the article number {c.article!r}")
+        memo = (r.urn or str(r.ref), key, c.comma, c.description)
+        if memo in self._memo:
+            return self._memo[memo]
+        out = await self._check_statute(c, r, key)
+        self._memo[memo] = out
+        return out
+
+    async def _check_statute(self, c: Citation, r: _Resolved, key: str | None) -> _Outcome:
+        versions = await self.versions(r.urn) if r.urn else []
+        v, verdict = self._choose(versions, key)
+        if verdict == "present" and v is not None:
+            if key is None:
+                return _Outcome(status="verified", urn=r.urn, detail=f"{r.label}: the act is in the local index",
+                                checked_version=v.version, served_from="local_index", source_url=v.source_url)
+            a = await asyncio.to_thread(self.store.get_article, r.urn, key, v.version)
+            if a is None:  # key present in the listing: read any cached text of it
+                cands = await asyncio.to_thread(self.store.article_candidates, r.urn, key)
+                a = cands[0] if cands else None
+            if a is not None:
+                stale = "" if self.store.is_fresh(v.fetched_at) else " (cached copy past its freshness window)"
+                return self._judge_article(c, r, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
+                                           repealed=a.repealed, version=v.version, served="local_index",
+                                           source_url=a.source_url, extra=stale)
+        if verdict == "absent" and v is not None:
+            hint, near = range_hint(v.keys, key)
+            return _Outcome(status="not_found", urn=r.urn, range_hint=hint, nearest=near, checked_version=v.version,
+                            served_from="local_index", source_url=v.source_url,
+                            detail=f"art. {key} does not exist in {r.label} (version {v.version}, complete copy in the local index)")
+        # the local index cannot answer
+        if self.offline:
+            if not versions:
+                return _Outcome(status="act_not_in_corpus", urn=r.urn,
+                                detail=f"{r.label} is not in the local statute index and offline=true: not checked")
+            return _Outcome(status="upstream_unavailable", urn=r.urn,
+                            detail=f"{r.label}: the cached copy cannot settle art. {key}"
+                            + (f" on {self.at}" if self.at else " (older than the freshness window)")
+                            + " and offline=true: not checked")
+        return await self._live_statute(c, r, key, bool(versions))
+
+    def _judge_article(self, c, r, key, *, heading, text, commi, repealed, version, served, source_url, extra="") -> _Outcome:
+        base = dict(urn=r.urn, checked_version=version, served_from=served, source_url=source_url)
+        where = f"art. {key} {r.label}"
+        if repealed:
+            return _Outcome(status="repealed", detail=f"{where} exists but is repealed (abrogato) in the version of {version}: "
+                            "flagged for review, not a hallucination" + extra, **base)
+        if c.comma:
+            wanted = [x for x in c.comma.split(",") if x]
+            if not commi:
+                return _Outcome(status="comma_not_checkable",
+                                detail=f"{where} exists; its commi are not marked in the export, so comma {c.comma} "
+                                "was not checked" + extra, **base)
+            have = [canon_key(x) for x in commi]
+            missing = [w for w in wanted if w != "ultimo" and canon_key(w) not in have and not comma_in_text(text, w)]
+            if missing:
+                near = nearest_keys(have, canon_key(missing[0]))
+                return _Outcome(status="not_found",
+                                detail=f"{where} exists but has no comma {', '.join(missing)}" + extra,
+                                range_hint=f"art. {key} has {len(have)} commi, numbered from {have[0]} to {have[-1]}"
+                                + (f"; nearest existing: {', '.join(near)}" if near else ""), nearest=near, **base)
+        if c.description:
+            score = content_score(self.an, c.description, heading, text)
+            if score is not None and score < CONTENT_THRESHOLD:
+                return _Outcome(status="content_mismatch", content_score=score,
+                                detail=f"{where} exists, but the description ({c.description}) does not fit its "
+                                f"rubrica/text (overlap {score:.2f}): review" + extra, **base)
+            return _Outcome(status="verified", content_score=score, detail=f"{where} exists" + (
+                f"; the description fits (overlap {score:.2f})" if score is not None else "") + extra, **base)
+        return _Outcome(status="verified", detail=f"{where} exists" + (f", comma {c.comma} too" if c.comma else "") + extra, **base)
+
+    async def _live_statute(self, c: Citation, r: _Resolved, key: str | None, had_cache: bool) -> _Outcome:
+        from .tools.legislation import UNREACHABLE, Target, _act_version, _article
+
+        if self.live_used >= MAX_LIVE_LOOKUPS:
+            return _Outcome(status="upstream_unavailable", urn=r.urn,
+                            detail=f"{r.label}: live lookup budget of this call ({MAX_LIVE_LOOKUPS}) used up: not checked")
+        self.live_used += 1
+        self._versions.pop(r.urn or "", None)
+        target = Target(urn=r.urn, ref=r.ref)
+        try:
+            if key is None:
+                version, served, stale, _ = await _act_version(self.app, target, self.at)
+                self._versions.pop(version.urn, None)
+                return _Outcome(status="verified", urn=version.urn, checked_version=version.version, served_from=served,
+                                source_url=version.source_url, detail=f"{r.label}: the act exists (Normattiva)"
+                                + (" — stale cached copy" if stale else ""))
+            try:
+                tr = await _article(self.app, target, key, self.at, 50_000_000, 0)
+            except NotFound as exc:
+                if exc.details.get("range_hint") or exc.details.get("coordinates"):
+                    hint = exc.details.get("range_hint") or None
+                    near = []
+                    if hint and "nearest existing: " in hint:
+                        near = hint.split("nearest existing: ", 1)[1].split(", ")
+                    return _Outcome(status="not_found", urn=r.urn, range_hint=hint, nearest=near, served_from="normattiva",
+                                    detail=f"art. {key} does not exist in {r.label} (Normattiva: {exc.message})")
+                # the API could not place the act: the portal export settles it (identity-checked)
+                version, served, stale, _ = await _act_version(self.app, target, self.at, want_keys=True)
+                self._versions.pop(version.urn, None)
+                keys = [canon_key(k) for k in version.keys]
+                if key not in keys:
+                    hint, near = range_hint(keys, key)
+                    return _Outcome(status="not_found", urn=version.urn, range_hint=hint, nearest=near,
+                                    checked_version=version.version, served_from=served, source_url=version.source_url,
+                                    detail=f"art. {key} does not exist in {r.label} (complete export from Normattiva)")
+                a = await asyncio.to_thread(self.store.get_article, version.urn, key, version.version)
+                if a is None:
+                    return _Outcome(status="upstream_unavailable", urn=version.urn,
+                                    detail=f"{r.label}: the export lists art. {key} but its text could not be read back")
+                r2 = _Resolved(urn=version.urn, ref=r.ref, label=r.label)
+                return self._judge_article(c, r2, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
+                                           repealed=a.repealed, version=version.version, served=served,
+                                           source_url=a.source_url)
+            r2 = _Resolved(urn=tr.urn, ref=r.ref, label=r.label)
+            return self._judge_article(c, r2, key, heading=tr.heading, text=tr.text, commi=[x.num for x in tr.commi],
+                                       repealed=tr.repealed, version=tr.in_force_date or ORIGINAL, served=tr.served_from,
+                                       source_url=tr.source_url, extra=" (stale cached copy)" if tr.stale else "")
+        except IdentityMismatch as exc:
+            return _Outcome(status="act_unresolvable", urn=None,
+                            detail=f"{r.label}: Normattiva answered with another act ({exc.message}); the citation's "
+                            "coordinates are probably wrong")
+        except NotFound as exc:
+            return _Outcome(status="act_unresolvable", urn=r.urn,
+                            detail=f"{r.label}: Normattiva could not find the act ({exc.message}); check type, number and date")
+        except UNREACHABLE as exc:
+            kind = "upstream_unavailable"
+            what = "not in the local index" if not had_cache else "the cached copy cannot settle it"
+            return _Outcome(status=kind, urn=r.urn, detail=f"{r.label}: {what}, and Normattiva could not be reached ({exc.code})")
+        except InvalidArg as exc:
+            return _Outcome(status="act_unresolvable", urn=r.urn, detail=f"{r.label}: {exc.message}")
+        except ItEliError as exc:
+            return _Outcome(status="upstream_unavailable", urn=r.urn, detail=f"{r.label}: {exc.code}: {exc.message}")
+
+    async def _group_description(self, c: Citation, o: _Outcome, group: list[Citation]) -> _Outcome:
+        """'artt. 575 e 577 c.p. (omicidio)': the description is the group's, so judge it on all its articles."""
+        others = [g for g in group if g is not c and g.act is c.act]
+        if not others or o.urn is None:
+            return o
+        heading, text = [], []
+        for g in [c, *others]:
+            for a in (await asyncio.to_thread(self.store.article_candidates, o.urn, canon_key(g.article)))[:1]:
+                heading.append(a.heading or "")
+                text.append(a.text[:20_000])
+        score = content_score(self.an, c.description or "", " ".join(heading), " ".join(text))
+        if score is None or score < CONTENT_THRESHOLD:
+            return o
+        return msgspec.structs.replace(o, status="verified", content_score=score,
+                                       detail=f"art. {canon_key(c.article)} exists; the description fits the group "
+                                       f"{c.raw!r} (overlap {score:.2f})")
+
+    # ---------------------------------------------------------- case law
+    def _cost_year_complete(self, meta: dict, year: int) -> bool:
+        """The index is authoritative for a year only when built from the Court's full download
+        (under IT_ELI_HOME/downloads), the year is closed, and its numbers run 1..max without holes."""
+        home_dl = str(self.app.settings.home / "downloads")
+        sources = meta.get("sources") or []
+        if not sources or not all(str(s).startswith(home_dl) for s in sources):
+            return False
+        built = (meta.get("built_at") or "0000")[:4]
+        return year < int(built) if built.isdigit() else False
+
+    def _cost_numbers(self, year: int) -> list[int]:
+        import tantivy
+
+        index, searcher, _ = self.app.decisions.searcher()
+        q = tantivy.Query.range_query(index.schema, "anno", tantivy.FieldType.Integer, year, year)
+        res = searcher.search(q, limit=5000)
+        return sorted(searcher.doc(a).to_dict()["numero"][0] for _, a in res.hits)
+
+    async def check_cost(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
+        if not (year and number and number.isdigit()):
+            return _Outcome(status="unparseable_citation", detail="a Constitutional Court citation needs number and year")
+        n = int(number)
+        this_year = dt.date.today().year
+        ecli = f"ECLI:IT:COST:{year}:{n}"
+        if year < COST_FIRST_YEAR or year > this_year or n < 1 or n > COST_MAX_NUMBER:
+            return _Outcome(status="not_found", detail=f"Corte cost. n. {n}/{year} cannot exist: the Court decides from "
+                            f"{COST_FIRST_YEAR}, numbering restarts each year and never reached {COST_MAX_NUMBER}")
+        try:
+            d = await asyncio.to_thread(self.app.decisions.get_decision, anno=year, numero=n, max_chars=1)
+        except IndexMissing:
+            return _Outcome(status="out_of_corpus", detail="the Constitutional Court index is not built: not checked",
+                            gap_note="build it with `it-eli index build`")
+        except NotFound:
+            _, _, meta = await asyncio.to_thread(self.app.decisions.searcher)
+            nums = await asyncio.to_thread(self._cost_numbers, year)
+            contiguous = bool(nums) and nums == list(range(1, nums[-1] + 1))
+            if self._cost_year_complete(meta, year) and contiguous:
+                return _Outcome(status="not_found", served_from="cortecost_index",
+                                range_hint=f"the Court's decisions of {year} are numbered 1 to {nums[-1]}",
+                                detail=f"no Constitutional Court decision n. {n}/{year}: the index holds the whole year")
+            yr = meta.get("year_range")
+            return _Outcome(status="out_of_corpus",
+                            detail=f"Corte cost. n. {n}/{year} is not in the local index, which holds "
+                            f"{meta.get('count', '?')} decisions ({yr[0]}-{yr[1]} partially)" if yr else
+                            f"Corte cost. n. {n}/{year} is not in the local index")
+        wanted = (c.decision_type or "").lower()
+        tipo = {"S": "sentenza", "O": "ordinanza"}.get(d.tipologia, d.tipologia)
+        out = _Outcome(status="verified", detail=f"{d.citation} exists ({ecli})",
+                       served_from="cortecost_index", source_url=d.source_url)
+        if wanted in ("sentenza", "ordinanza") and wanted != tipo:
+            out.status = "content_mismatch"
+            out.detail = f"{d.citation} exists, but it is an {tipo}, cited as {wanted}: review"
+        out.ecli = d.ecli
+        return out
+
+    async def check_cassazione(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
+        from .tools.caselaw_live import it_cassazione_search
+        from .tools.legislation import UNREACHABLE
+
+        if not (year and number and number.isdigit()):
+            return _Outcome(status="unparseable_citation", detail="a Cassazione citation needs number and year")
+        if self.offline:
+            return _Outcome(status="upstream_unavailable", detail="Cassazione decisions are checked live (SentenzeWeb); offline=true: not checked")
+        if self.live_used >= MAX_LIVE_LOOKUPS:
+            return _Outcome(status="upstream_unavailable", detail="live lookup budget of this call used up: not checked")
+        self.live_used += 1
+        chamber = {"civ": "civile", "pen": "penale"}.get(c.court_branch or "")
+        try:
+            res = await it_cassazione_search(self.app.http, self.app.settings, query=number, anno=year, chamber=chamber, limit=50)
+        except UNREACHABLE as exc:
+            return _Outcome(status="upstream_unavailable", detail=f"SentenzeWeb could not be reached ({exc.code})")
+        except ItEliError as exc:
+            return _Outcome(status="upstream_unavailable", detail=f"SentenzeWeb: {exc.code}: {exc.message[:160]}")
+        for h in res.hits:
+            if h.number == int(number) and h.year == year:
+                return _Outcome(status="verified", detail=f"{h.citation} found on SentenzeWeb", served_from="sentenzeweb",
+                                source_url=h.source_url)
+        return _Outcome(status="out_of_corpus",
+                        detail=f"SentenzeWeb returned no decision n. {number}/{year}; it publishes a limited window of "
+                        "years and not every decision, so this is not proof that it does not exist")
+
+    async def check_ga(self, c: Citation, year: int | None, number: str | None, ecli: str | None = None) -> _Outcome:
+        from .tools.caselaw_live import it_ga_search
+        from .tools.legislation import UNREACHABLE
+
+        if not (year and number and number.isdigit()):
+            return _Outcome(status="unparseable_citation", detail="an administrative decision needs number and year")
+        if self.offline:
+            return _Outcome(status="upstream_unavailable", detail="administrative decisions are checked live (GA portal); offline=true: not checked")
+        if self.live_used >= MAX_LIVE_LOOKUPS:
+            return _Outcome(status="upstream_unavailable", detail="live lookup budget of this call used up: not checked")
+        self.live_used += 1
+        try:
+            res = await it_ga_search(self.app.http, self.app.settings, numero=number, anno=year, limit=60)
+        except UNREACHABLE as exc:
+            return _Outcome(status="upstream_unavailable", detail=f"the GA portal could not be reached ({exc.code})")
+        except ItEliError as exc:
+            return _Outcome(status="upstream_unavailable", detail=f"GA portal: {exc.code}: {exc.message[:160]}")
+        for h in res.hits:
+            if (ecli and h.ecli == ecli) or (not ecli and h.number and h.number.lstrip("0") == number and h.year == year):
+                return _Outcome(status="verified", detail=f"found on the GA portal ({h.sede or ''} {h.ecli or ''})".strip(),
+                                served_from="ga", source_url=h.source_url)
+        return _Outcome(status="out_of_corpus",
+                        detail=f"the GA portal's first page has no decision n. {number}/{year}; it serves only the newest "
+                        "results, so this is not proof that it does not exist")
+
+    async def check_case(self, c: Citation) -> _Outcome:
+        if c.kind == "ecli":
+            court = c.court or ""
+            if court == "COST":
+                return await self.check_cost(c, c.decision_year, c.decision_number)
+            if court == "CASS":
+                return await self.check_cassazione(c, c.decision_year, c.decision_number)
+            if court in ("CDS", "CGARS", "TAR"):
+                return await self.check_ga(c, c.decision_year, c.decision_number, ecli=c.ecli)
+            return _Outcome(status="out_of_corpus", detail=f"ECLI court {court!r}: it_eli checks COST, CASS and the administrative courts")
+        if c.court == "COST":
+            return await self.check_cost(c, c.decision_year, c.decision_number)
+        if c.court == "CASS":
+            return await self.check_cassazione(c, c.decision_year, c.decision_number)
+        return await self.check_ga(c, c.decision_year, c.decision_number)
+
+    # ---------------------------------------------------------- run
+    async def run(self, text: str) -> VerifyResult:
+        cites = extract_citations(text)
+        checked: list[CheckedCitation] = []
+        gaps: list[VerifyGap] = []
+        groups: dict[tuple[int, int], list[Citation]] = {}
+        for c in cites:
+            if c.kind == "statute" and c.article is not None:
+                groups.setdefault((c.start, c.end), []).append(c)
+        for c in cites:
+            if c.kind == "statute":
+                o = await self.check_statute(c)
+                if o.status == "content_mismatch":
+                    o = await self._group_description(c, o, groups.get((c.start, c.end), []))
+                ecli = None
+            else:
+                o = await self.check_case(c)
+                ecli = c.ecli or o.ecli
+            art = None
+            if c.article is not None:
+                try:
+                    art = canon_key(c.article)
+                except Exception:
+                    art = c.article
+            cc = CheckedCitation(
+                raw=c.raw, kind=c.kind, status=o.status, detail=o.detail, start=c.start, end=c.end, urn=o.urn, ecli=ecli,
+                article=art, comma=c.comma, court=c.court, decision_number=c.decision_number,
+                decision_year=c.decision_year, range_hint=o.range_hint, nearest=list(o.nearest), description=c.description,
+                content_score=o.content_score, checked_version=o.checked_version, served_from=o.served_from,
+                source_url=o.source_url,
+            )
+            checked.append(cc)
+            if o.status in GAP_KINDS:
+                gaps.append(VerifyGap(kind=o.status, citation=c.raw, note=o.detail,
+                                      fallback=o.gap_note or FALLBACKS[o.status]))
+        return self._result(checked, gaps)
+
+    def _result(self, checked: list[CheckedCitation], gaps: list[VerifyGap]) -> VerifyResult:
+        count = lambda s: sum(1 for x in checked if x.status == s)  # noqa: E731
+        nf = count("not_found")
+        decided = sum(1 for x in checked if x.status in ("verified", "not_found", "repealed", "content_mismatch", "comma_not_checkable"))
+        if not checked:
+            status = "NO_CITATIONS_FOUND"
+        elif nf:
+            status = "HALLUCINATION_DETECTED"
+        elif gaps:
+            status = "VERIFIED_WITH_GAPS"
+        else:
+            status = "VERIFIED"
+        notes = list(self.notes)
+        if status == "NO_CITATIONS_FOUND":
+            notes.append("no citation was recognised in the text: nothing was checked (this is not a pass)")
+        if checked and decided == 0:
+            notes.append("no citation could be checked: every one is a gap")
+        return VerifyResult(
+            status=status, is_error=status == "HALLUCINATION_DETECTED",
+            needs_review=bool(count("repealed") or count("content_mismatch")),
+            summary=VerifySummary(
+                citations=len(checked), checked=decided, verified=count("verified"), not_found=nf,
+                repealed=count("repealed"), content_mismatch=count("content_mismatch"), gaps=len(gaps),
+                live_lookups=self.live_used,
+            ),
+            citations=checked, gaps=gaps, at_date=self.at, offline=self.offline, checked_at=_now(), notes=notes,
+        )
+
+
+def check_input(text: object) -> str:
+    if not isinstance(text, str):
+        raise InvalidArg("text must be a string", valid="the text whose citations are to be verified")
+    if len(text) > MAX_INPUT_CHARS:
+        raise InputTooLarge(
+            f"the text has {len(text):,} characters; at most {MAX_INPUT_CHARS:,} are verified in one call",
+            valid=f"split the text into parts of at most {MAX_INPUT_CHARS:,} characters", chars=len(text),
+        )
+    return text
+
+
+async def verify_text(app, text: str, *, at_date: str | None = None, offline: bool = False) -> VerifyResult:
+    """Verify every citation in `text` (see the module docstring for the rules)."""
+    from .tools.legislation import _check_date
+
+    text = check_input(text)
+    at = _check_date(at_date)
+    return await Verifier(app, at_date=at, offline=offline).run(text)
