@@ -10,6 +10,7 @@ import asyncio
 import logging
 from typing import Any
 
+from .audit import AuditLog
 from .config import Settings, load_settings
 from .http import HttpClient
 
@@ -24,6 +25,8 @@ class App:
         self._statutes = None
         self.build_lock = asyncio.Lock()
         self.extras: dict[str, Any] = {}
+        # every tool call (server or CLI) leaves one audit line; see it_eli/audit.py
+        self.audit = AuditLog.for_settings(self.settings)
 
     @property
     def http(self) -> HttpClient:
@@ -48,5 +51,6 @@ class App:
         return self._statutes
 
     async def close(self) -> None:
+        self.audit.close()
         if self._http is not None:
             await self._http.close()

@@ -62,7 +62,12 @@ class IndexDir:
         if not self.builds.is_dir():
             return
         current = self.current()
-        others = sorted((p for p in self.builds.iterdir() if p.is_dir() and p != current), key=lambda p: p.name)
+        # incomplete builds (killed before their meta was written) go first, so the one kept
+        # besides CURRENT is the previous complete index, not a newer half-written one
+        others = sorted(
+            (p for p in self.builds.iterdir() if p.is_dir() and p != current),
+            key=lambda p: ((p / "it_eli_meta.json").exists(), p.name),
+        )
         for stale in others[: max(0, len(others) - (keep - 1))]:
             shutil.rmtree(stale, ignore_errors=True)
         for tmp in self.root.glob("CURRENT.*.tmp"):
