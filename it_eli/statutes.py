@@ -15,6 +15,7 @@ import fcntl
 import gzip
 import hashlib
 import logging
+import os
 import re
 import threading
 import time
@@ -285,7 +286,7 @@ class StatuteStore:
     def _keep_raw(self, urn: str, version: str, raw: bytes, source_url: str) -> None:
         self.raw_dir.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha256(f"{urn}@{version}".encode()).hexdigest()[:24]
-        tmp = self.raw_dir / f"{name}.tmp"
+        tmp = self.raw_dir / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"  # concurrent importers
         with gzip.open(tmp, "wb") as fh:
             fh.write(raw)
         tmp.replace(self.raw_dir / f"{name}.xml.gz")
@@ -577,12 +578,13 @@ class StatuteStore:
                 del writer
             write_meta(build, self.defn, {"created_at": now_iso(), "rebuilt": True})
             self.idir.publish(build)
+            # keep the previous build too: another process may still be reading it
+            self.idir.cleanup(keep=2)
         with self._lock:
             self._index = None
             self._token = None
             self._searcher_cache = None
             self._memo.clear()
-        self.idir.cleanup(keep=1)
         return n
 
 

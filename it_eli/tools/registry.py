@@ -108,8 +108,12 @@ async def call(app, name: str, arguments: dict[str, Any] | None) -> tuple[bool, 
     spec = TOOLS.get(name)
     started = time.monotonic()
     if spec is None:
-        err = ToolError(code="invalid_arg", message=f"unknown tool {name!r}", valid="one of: " + ", ".join(sorted(TOOLS)))
-        return True, msgspec.to_builtins(err)
+        err = ToolError(code="invalid_arg", message=f"unknown tool {str(name)[:100]!r}", valid="one of: " + ", ".join(sorted(TOOLS)))
+        out = msgspec.to_builtins(err)
+        audit = getattr(app, "audit", None)
+        if audit is not None:
+            audit.record(str(name)[:100], arguments, out, time.monotonic() - started, "invalid_arg")
+        return True, out
     try:
         params = decode_args(spec, arguments)
         kwargs = {f.name: getattr(params, f.name) for f in msgspec.structs.fields(spec.params)}
