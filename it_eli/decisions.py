@@ -39,6 +39,7 @@ PROVENANCE = (
 )
 TYPE_NAMES = {"S": "sentenza", "O": "ordinanza", "D": "decreto"}
 TYPE_ABBR = {"S": "sent.", "O": "ord.", "D": "decr."}
+PARTS = ("epigrafe", "testo", "dispositivo")  # the searchable parts a snippet comes from
 _ECLI_RE = re.compile(r"^ECLI:IT:COST:(\d{4}):(\d{1,5})$", re.I)
 
 
@@ -191,11 +192,23 @@ def _document(d: Decision) -> tantivy.Document:
         redattore=d.redattore,
         src=src,
     )
-    for part in ("epigrafe", "testo", "dispositivo"):
-        text = getattr(d, part)
-        if text:
-            doc.add_text(part, an.prepare(text))
+    add_parts(doc, {part: getattr(d, part) for part in PARTS}, an, _catch_all())
     return doc
+
+
+def _catch_all() -> str | None:
+    return load_index_def(DEFN_NAME).catch_all
+
+
+def add_parts(doc: tantivy.Document, parts: dict[str, str], an: Analyzer, catch_all: str | None) -> None:
+    """Index each part's char-filtered text in its field and, when the index has one, again in the
+    catch-all field (one value per part: the whole decision as one bag of words)."""
+    for part, text in parts.items():
+        if text:
+            prepared = an.prepare(text)
+            doc.add_text(part, prepared)
+            if catch_all:
+                doc.add_text(catch_all, prepared)
 
 
 _ANALYZERS: dict[str, Analyzer] = {}
@@ -316,6 +329,8 @@ class DecisionIndex:
             "epigrafe": _analyzer(), "testo": _analyzer(), "dispositivo": _analyzer(),
             "relatore": _analyzer("it_name"), "presidente": _analyzer("it_name"), "redattore": _analyzer("it_name"),
         }
+        if self.defn.catch_all:
+            self._analyzers[self.defn.catch_all] = _analyzer()
 
     def exists(self) -> bool:
         return self.idir.current() is not None
@@ -389,6 +404,7 @@ class DecisionIndex:
         ranked = ranked_search(
             searcher, index.schema, parsed, self.defn.boosts, FIELD_ALIASES, self._analyzers,
             limit=limit, offset=offset, filters=filters,
+            tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
         )
         text_q = ranked.query
         hits = self._hits(index, searcher, text_q, ranked.hits)
@@ -424,7 +440,9 @@ class DecisionIndex:
         if not raw_hits:
             return []
         schema = index.schema
-        gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, schema, p) for p in ("epigrafe", "testo", "dispositivo")}
+        # per part (the query holds each word for every part as well as for the catch-all field):
+        # the snippet comes from the part that matched, cut from its original text
+        gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, schema, p) for p in PARTS}
         for g in gens.values():
             g.set_max_num_chars(SNIPPET_CHARS)
         an = _analyzer()

@@ -2,7 +2,7 @@
 
 Parsing is pure (bytes in, Structs out, lxml with no network and no entity expansion); the
 async functions at the end do the I/O with the `HttpClient` they are given. Facts relied on
-are in notes/discovery_live.md.
+are in DISCOVERY.md (SentenzeWeb, GA, TLS).
 
 `document_url` is user input that we fetch, so it is checked strictly (host, scheme, port,
 path, query keys and values) and rebuilt from its checked parts before any request.

@@ -24,7 +24,7 @@ FILL_WITH_OR = True
 PROXIMITY_WEIGHT = 0.5
 PROXIMITY_SLOP = 3
 AND_FIRST_MAX_TERMS = 2  # longer queries: ranked by any word (+ proximity), not all-words-first
-TIE_BREAKER = 0.3  # a word's score = best field + tie_breaker x the other fields
+TIE_BREAKER = 0.3  # a word's score = best field + tie_breaker x the other fields (an index may set its own)
 
 
 class Term(msgspec.Struct, frozen=True, tag="term"):
@@ -372,6 +372,8 @@ def ranked_search(
     fill: bool = FILL_WITH_OR,
     proximity: float = PROXIMITY_WEIGHT,
     and_first_max_terms: int = AND_FIRST_MAX_TERMS,
+    tie_breaker: float = TIE_BREAKER,
+    proximity_fields: Mapping[str, float] | None = None,
 ) -> RankedSearch:
     """Search the way every it_eli index does (decisions, statutes).
 
@@ -386,9 +388,15 @@ def ranked_search(
        ranks those with more of the words first), after every document that has them all
        (`fill=False`: only when none has them all, the pre-issue-6 behaviour).
     `count` counts both groups. Raises QueryError when the query has no searchable word.
+
+    `tie_breaker` combines a word's per-field scores (0: the best field only); the proximity bonus
+    is computed on `proximity_fields` (field -> boost; None: the default fields). An index with a
+    catch-all field (IndexDef.catch_all) passes it among the default fields and as the proximity
+    field, with tie_breaker 0 (IndexDef.tie_breaker, IndexDef.proximity_boosts).
     """
     def compile_(conjunction: bool) -> tantivy.Query:
-        qc = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=conjunction)
+        qc = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=conjunction,
+                           tie_breaker=tie_breaker)
         q = qc.compile(parsed.root)
         if q is None:
             raise QueryError(
@@ -397,7 +405,8 @@ def ranked_search(
             )
         return q
 
-    prox = proximity_query(parsed, schema, default_fields, analyzers, weight=proximity) if proximity > 0 else None
+    prox_fields = default_fields if proximity_fields is None else proximity_fields
+    prox = proximity_query(parsed, schema, prox_fields, analyzers, weight=proximity) if proximity > 0 else None
 
     def scored(q: tantivy.Query, exclude: tantivy.Query | None = None) -> tantivy.Query:
         clauses = [(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filters]
@@ -407,7 +416,7 @@ def ranked_search(
             clauses.append((tantivy.Occur.Should, prox))
         return clauses[0][1] if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
 
-    qc_and = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=True)
+    qc_and = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=True, tie_breaker=tie_breaker)
     q_and = qc_and.compile(parsed.root)
     if q_and is None:
         compile_(True)  # raises the QueryError

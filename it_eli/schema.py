@@ -43,6 +43,12 @@ class IndexDef(msgspec.Struct, frozen=True):
     version: int
     default_analyzer: str
     fields: list[FieldDef]
+    # Query-time ranking settings (not in the fingerprint: changing them needs no rebuild).
+    # `catch_all`: a text field holding every part's text again (indexed, not stored), searched
+    # beside the parts so a word scores as in one bag of words; the index builder fills it.
+    catch_all: str | None = None
+    tie_breaker: float = 0.3  # a word's score = best field + tie_breaker x the other fields
+    proximity_fields: list[str] | None = None  # fields of the proximity bonus (None: the default fields)
 
     @property
     def text_fields(self) -> list[FieldDef]:
@@ -55,6 +61,13 @@ class IndexDef(msgspec.Struct, frozen=True):
     @property
     def parts(self) -> list[str]:
         return [f.name for f in self.fields if f.part]
+
+    @property
+    def proximity_boosts(self) -> dict[str, float] | None:
+        """The proximity fields with their boosts, or None for the default fields."""
+        if self.proximity_fields is None:
+            return None
+        return {n: (self.boosts.get(n) or 1.0) for n in self.proximity_fields}
 
     def field(self, name: str) -> FieldDef | None:
         return next((f for f in self.fields if f.name == name), None)

@@ -1,7 +1,7 @@
 """SentenzeWeb (Corte di Cassazione): the public Solr behind www.italgiure.giustizia.it/sncass/.
 
 Parsing is pure (bytes in, Structs out); `fetch_select` is the one I/O function and uses the
-`HttpClient` it is given. Every upstream fact relied on here is in notes/discovery_live.md.
+`HttpClient` it is given. Every upstream fact relied on here is in DISCOVERY.md (SentenzeWeb, GA, TLS).
 
 Query safety: user text never reaches Solr as syntax. Each word, and each "quoted phrase",
 becomes one phrase clause `ocr:"..."` in which only `\\` and `"` are special (both are

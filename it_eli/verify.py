@@ -9,7 +9,7 @@ absent. An act that is merely not cached, unreachable or ambiguous is a gap, nev
 Order of sources: the local statute index, then (unless offline) the legislation tools' own
 channels (OpenData API, portal export with the act-identity check); the local Constitutional
 Court index; SentenzeWeb and the GA portal for Cassazione and administrative decisions.
-Facts relied on: notes/discovery_verify.md.
+Facts relied on: DISCOVERY.md (verification).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ MAX_LIVE_LOOKUPS = 40  # per call: a pasted brief must not turn into hundreds of
 COST_MAX_NUMBER = 2000
 COST_FIRST_YEAR = 1956
 VERSIONS_CACHE_SECONDS = 60.0
-CONTENT_THRESHOLD = 0.5  # calibrated on tests/verify_cases.py (see notes/discovery_verify.md)
+CONTENT_THRESHOLD = 0.5  # calibrated on tests/verify_cases.py (see DISCOVERY.md (verification))
 
 Status = Literal[
     "verified", "not_found", "repealed", "content_mismatch",

@@ -19,7 +19,7 @@ Usage (any async test; `testdata` and `make_settings` come from tests/conftest.p
 (`<root>/t/normattiva.api/bff-opendata/v1/api/v1`, the real base's path). `srv.requests` logs
 (method, path_qs, headers) of every request, for assertions.
 
-PORTAL (what the real one does, per notes/discovery_normattiva.md):
+PORTAL (what the real one does, per DISCOVERY.md (Normattiva)):
 - `GET /uri-res/N2Ls?<urn>` and `GET /eli/id/<yyyy>/<mm>/<dd>/<codice>/CONSOLIDATED[/<yyyymmdd>]`
   answer the act page and set a `JSESSIONID` cookie. Known acts: EVERY act with an export in
   normattiva-akn/ (indexed at start-up from each file's FRBRalias urn:nir / eli), by full URN

@@ -9,7 +9,7 @@ consumes text or fails after a bounded amount of work, and scanning resumes afte
 consumed, so total work is O(len(text)).
 
 Conventions (abbreviations, two-digit year pivot, court names) are documented in
-``notes/discovery_citations.md``.
+DISCOVERY.md (citation conventions).
 """
 
 from __future__ import annotations

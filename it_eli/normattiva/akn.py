@@ -1,7 +1,7 @@
 """Akoma Ntoso parser for Normattiva exports ("Esporta in Akoma Ntoso" / `caricaAKN`).
 
 Pure: bytes in, msgspec Structs out. Every upstream fact relied on here is recorded, with the
-capture it was seen in, in `notes/discovery_akn.md`.
+capture it was seen in, in DISCOVERY.md (Akoma Ntoso exports).
 
 Shape of an export (AKN 3.0 namespace, one `<act name="monovigente">`, one date per file):
 - identity in `act/meta/identification/FRBRWork` (`FRBRalias name="urn:nir"` / `name="eli"`,

@@ -2,7 +2,7 @@
 
 Why a separate path from the portal: one article costs ~1.3 KB here against megabytes of AKN
 export. The API has sharp edges (API_FACTS.md in the shared data, summarised with evidence in
-notes/discovery_normattiva.md): codes answer only from their annex (`262:2`), `~art1` may come
+DISCOVERY.md (Normattiva)): codes answer only from their annex (`262:2`), `~art1` may come
 back as the decree's preamble, some URNs answer a two-item `lista` (original publication +
 republication with notes), 400/1003 and 404 mean "does not exist", 500/1000 means "service down,
 says nothing about the norm", 409 is a WAF. `interpret_answer` is pure (status, content type,

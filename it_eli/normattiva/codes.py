@@ -3,7 +3,7 @@
 Why a table: a code is cited by name ("art. 2043 c.c."), its URN is the approving decree's
 (R.D. 16 marzo 1942, n. 262), and the OpenData API wants the annex that holds the articles
 (`262:2`); none of that can be derived. Every row's source is recorded in
-notes/discovery_normattiva.md (AKN export FRBRalias/FRBRdate, API answer titles, UPSTREAMS.md).
+DISCOVERY.md (Normattiva) (AKN export FRBRalias/FRBRdate, API answer titles, UPSTREAMS.md).
 Pure data; imports nothing from the rest of the package so urn.py can depend on it.
 """
 

@@ -5,7 +5,7 @@ fourth: `urn:nir:stato:legge:1990-08-07;241` (the resolver's key), `eli/id/1990/
 CONSOLIDATED/20260421` (Gazzetta date + codice redazionale + version), the portal URL wrapping
 either, and "L. 7 agosto 1990, n. 241". Everything here turns one into the others so the I/O
 modules never have to guess, and `resolve()` answers "what is the URN of d.lgs. 231/2001" without
-touching the network. Facts and their evidence: notes/discovery_normattiva.md.
+touching the network. Facts and their evidence: DISCOVERY.md (Normattiva).
 """
 
 from __future__ import annotations
