@@ -114,8 +114,8 @@ class CassazioneFacets(msgspec.Struct, frozen=True):
     chamber: list[FacetCount] = msgspec.field(default_factory=list)
 
 
-class CassazioneHit(msgspec.Struct, frozen=True, kw_only=True):
-    """One Cassazione decision found by a search."""
+class _CassazioneIdentity(msgspec.Struct, frozen=True, kw_only=True):
+    """What identifies a Cassazione decision and how it is cited (shared by hits and texts)."""
 
     sic_id: str
     citation: str
@@ -127,6 +127,11 @@ class CassazioneHit(msgspec.Struct, frozen=True, kw_only=True):
     decision_date: str | None = None
     deposit_date: str | None = None
     materia: list[str] = msgspec.field(default_factory=list)
+
+
+class CassazioneHit(_CassazioneIdentity, frozen=True, kw_only=True):
+    """One Cassazione decision found by a search."""
+
     snippet: str | None = None
     source_url: str
 
@@ -148,19 +153,9 @@ class CassazioneSearchResult(msgspec.Struct, frozen=True, kw_only=True):
     stale_note: str | None = None
 
 
-class CassazioneDecision(msgspec.Struct, frozen=True, kw_only=True):
+class CassazioneDecision(_CassazioneIdentity, frozen=True, kw_only=True):
     """One decision's text, paged: ask again with offset=next_offset for more."""
 
-    sic_id: str
-    citation: str
-    chamber: Chamber | None = None
-    section: str | None = None
-    decision_type: str | None = None
-    number: int | None = None
-    year: int | None = None
-    decision_date: str | None = None
-    deposit_date: str | None = None
-    materia: list[str] = msgspec.field(default_factory=list)
     presidente: str | None = None
     relatore: str | None = None
     text_status: Literal["full", "obscuring_in_progress", "empty"] = "full"

@@ -264,13 +264,18 @@ class StatuteStore:
         act_version = f"{ident.urn}@{version}"
         if raw_xml is not None:
             self._keep_raw(ident.urn, version, raw_xml, source_url)
-        index = self._open()
         docs = [self._document(act, a, version, act_version, source_url, fetched_at) for a in act.articles]
+        self._replace("act_version", act_version, docs, heap_size=64_000_000)
+        return len(docs)
+
+    def _replace(self, field: str, value: str, docs: list[tantivy.Document], *, heap_size: int) -> None:
+        """Delete the documents whose `field` is `value` and add `docs`, in one commit under the lock."""
+        self._open()  # creates the index if needed: that takes the write lock itself, so not inside it
         with self._write_lock():
             index = self._open()
-            writer = index.writer(heap_size=64_000_000, num_threads=1)
+            writer = index.writer(heap_size=heap_size, num_threads=1)
             try:
-                writer.delete_documents_by_term("act_version", act_version)
+                writer.delete_documents_by_term(field, value)
                 for d in docs:
                     writer.add_document(d)
                 writer.commit()
@@ -281,7 +286,16 @@ class StatuteStore:
             finally:
                 del writer
         self._invalidate()
-        return len(docs)
+
+    def _add_texts(self, doc: tantivy.Document, heading: str | None, text: str, act_title: str | None) -> None:
+        """The searchable parts, char-filtered, each in its field and again in the catch-all."""
+        catch_all = self.defn.catch_all
+        for field, value in (("heading", heading), ("text", text), ("act_title", act_title)):
+            if value:
+                prepared = self._an.prepare(value)
+                doc.add_text(field, prepared)
+                if catch_all:
+                    doc.add_text(catch_all, prepared)
 
     def _keep_raw(self, urn: str, version: str, raw: bytes, source_url: str) -> None:
         self.raw_dir.mkdir(parents=True, exist_ok=True)
@@ -306,11 +320,7 @@ class StatuteStore:
             article=a.key, in_force_date=version, fetched_at=fetched_at, order=a.order, kind="act", valid_to="",
             repealed=1 if a.repealed else 0, src=msgspec.msgpack.encode(src),
         )
-        if a.heading:
-            doc.add_text("heading", self._an.prepare(a.heading))
-        doc.add_text("text", self._an.prepare(a.text))
-        if ident.title:
-            doc.add_text("act_title", self._an.prepare(ident.title))
+        self._add_texts(doc, a.heading, a.text, ident.title)
         return doc
 
     # ------------------------------------------------------------ reading
@@ -399,25 +409,8 @@ class StatuteStore:
             in_force_date=version, fetched_at=now_iso(), order=0, kind="article", valid_to=in_force_to or "",
             repealed=1 if repealed else 0, src=msgspec.msgpack.encode(src),
         )
-        if heading:
-            doc.add_text("heading", self._an.prepare(heading))
-        doc.add_text("text", self._an.prepare(text))
-        if act_title:
-            doc.add_text("act_title", self._an.prepare(act_title))
-        with self._write_lock():
-            index = self._open()
-            writer = index.writer(heap_size=15_000_000, num_threads=1)
-            try:
-                writer.delete_documents_by_term("doc_id", doc_id)
-                writer.add_document(doc)
-                writer.commit()
-                writer.wait_merging_threads()
-            except BaseException:
-                writer.rollback()
-                raise
-            finally:
-                del writer
-        self._invalidate()
+        self._add_texts(doc, heading, text, act_title)
+        self._replace("doc_id", doc_id, [doc], heap_size=15_000_000)
 
     def any_eli(self, urn: str) -> str | None:
         """The ELI (without version) of an act, from any cached export of it."""
@@ -503,10 +496,13 @@ class StatuteStore:
         index, searcher = self._searcher()
         aliases = {"rubrica": ["heading"], "heading": ["heading"], "testo": ["text"], "text": ["text"], "titolo": ["act_title"]}
         analyzers = {"heading": self._an, "text": self._an, "act_title": self._an}
+        if self.defn.catch_all:
+            analyzers[self.defn.catch_all] = self._an
         filt = [tantivy.Query.term_query(index.schema, "urn", urn)] if urn else []
 
         ranked = ranked_search(
             searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit * 4, filters=filt,
+            tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
         )
         text_q, relaxed = ranked.query, ranked.relaxed
         hits: list[StatuteHit] = []

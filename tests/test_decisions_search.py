@@ -73,6 +73,18 @@ def test_field_scoping_and_relatore_filter(index):
     assert all("Bile" in h.relatore for h in by_filter.hits)
 
 
+def test_part_scoping_matches_and_snippets_only_that_part(index):
+    # the catch-all field (decisions.toml catch_all) ranks, but `part:word` and the snippet stay per part
+    everywhere = index.search("manifestamente")
+    scoped = index.search("dispositivo:manifestamente")
+    assert 0 < scoped.total <= everywhere.total
+    for hit in scoped.hits:
+        assert hit.snippet_part == "dispositivo" and "**manifest" in hit.snippet.lower()
+    full = index.get_decision(ecli=scoped.hits[0].ecli)
+    disp = next(p.text for p in full.parts if p.part == "dispositivo")
+    assert scoped.hits[0].snippet.replace("**", "").rstrip("…").strip()[:40] in disp.replace("\n", " ")
+
+
 def test_facets_by_year_and_type_and_filters(index):
     res = index.search("questione")
     assert res.facets["anno"][0].value == "2001" and res.facets["anno"][0].count == res.total

@@ -2,9 +2,11 @@
 query with a ranked list of up to 100 document ids.
 
 - it_eli setups index with the index definition of the collection's kind (index_schema/*.toml:
-  fields, analyzers, boosts) in a RAM Tantivy index, and search through `it_eli.query` exactly as
-  the appliance does; the ablations switch off one analyzer piece (`disable`), the field boosts, or
-  use the previous search strategy.
+  fields, analyzers, boosts, catch-all field, tie-breaker, proximity fields) in a RAM Tantivy index,
+  and search through `it_eli.query` exactly as the appliance does; the ablations switch off one
+  analyzer piece (`disable`), the field boosts, the catch-all field (`catch_all=False`), or use the
+  previous search strategy; `catch_all=True` adds one to an index definition that has none (the
+  statute proposal in RESULTS.md).
 - fts5 / fts5-or: SQLite FTS5 as the reference server configures it (one column per text field,
   `tokenize='unicode61 remove_diacritics 2'`, ORDER BY bm25(), the query's words quoted and ANDed
   — or ORed).
@@ -47,13 +49,20 @@ class ItEli(System):
     strategy: str = "shipped"  # "shipped" (it_eli.query.ranked_search) | "v1" (AND, OR if nothing)
     options: dict = field(default_factory=dict)  # keyword arguments for ranked_search (tuning runs)
     boost_overrides: dict = field(default_factory=dict)  # field -> boost, where the field exists
+    catch_all: bool | None = None  # None: as the index definition says; False: drop it; True: add `body`
     _state: dict = field(default_factory=dict, repr=False)
 
     def index(self, col: Collection) -> None:
         from it_eli.analysis import Analyzer
         from it_eli.schema import build_schema, load_index_def, register_analyzers
 
+        from it_eli.decisions import add_parts
+
         defn = load_index_def({"statutes": "statute_articles", "decisions": "decisions"}[col.kind])
+        if self.catch_all is False:
+            defn = without_catch_all(defn)
+        elif self.catch_all and not defn.catch_all:
+            defn = with_catch_all(defn)
         index = tantivy.Index(build_schema(defn))
         register_analyzers(index, disable=self.disable)
         analyzers: dict[str, Analyzer] = {}
@@ -62,24 +71,33 @@ class ItEli(System):
             analyzers[f.name] = Analyzer(f.analyzer or defn.default_analyzer, disable=self.disable)
         id_field = "doc_id" if col.kind == "statutes" else "ecli"
         writer = index.writer(heap_size=200_000_000, num_threads=1)
+        part_analyzers = {analyzers[n].name for n in defn.parts}
+        assert len(part_analyzers) == 1, "add_parts analyzes every part alike"
+        part_an = analyzers[defn.parts[0]]
         for d in col.docs:
             doc = tantivy.Document()
             doc.add_text(id_field, d.id)
+            # as the appliance does (it_eli.decisions._document; the statute index likewise)
+            add_parts(doc, {n: t for n, t in d.fields.items() if n in defn.parts}, part_an, defn.catch_all)
             for name, text in d.fields.items():
-                if text and name in text_fields:
+                if text and name in text_fields and name not in defn.parts:
                     doc.add_text(name, analyzers[name].prepare(text))
             writer.add_document(doc)
         writer.commit()
         writer.wait_merging_threads()
         index.reload()
-        present = {n for d in col.docs for n, t in d.fields.items() if t}
+        present = {n for d in col.docs for n, t in d.fields.items() if t} | {defn.catch_all}
         boosts = {n: b for n, b in defn.boosts.items() if n in present}
         if self.flat_boosts:
             boosts = {n: 1.0 for n in boosts}
         boosts.update({n: b for n, b in self.boost_overrides.items() if n in boosts})
+        prox = defn.proximity_boosts
+        if prox is not None and self.flat_boosts:
+            prox = {n: 1.0 for n in prox}
         self._state = {
             "index": index, "searcher": index.searcher(), "boosts": boosts, "id_field": id_field,
             "analyzers": analyzers, "aliases": {n: [n] for n in text_fields},
+            "ranking": {"tie_breaker": defn.tie_breaker, "proximity_fields": prox},
         }
 
     def search(self, query: str) -> list[str]:
@@ -94,12 +112,36 @@ class ItEli(System):
                 hits = _v1_search(index, searcher, parsed, st)
             else:
                 hits = ranked_search(
-                    searcher, index.schema, parsed, st["boosts"], st["aliases"], st["analyzers"], limit=TOP, **self.options
+                    searcher, index.schema, parsed, st["boosts"], st["aliases"], st["analyzers"], limit=TOP,
+                    **{**st["ranking"], **self.options},
                 ).hits
         except ItEliError:
             return []
         idf = st["id_field"]
         return [searcher.doc(addr)[idf][0] for _, addr in hits]
+
+
+def with_catch_all(defn):
+    """The index definition with a catch-all `body` field over its parts, searched beside them
+    (tie_breaker 0, proximity on body): what decisions.toml v3 does."""
+    import msgspec
+    from it_eli.schema import FieldDef
+
+    body = FieldDef(name="body", type="text", analyzer=defn.default_analyzer, stored=False, boost=1.0)
+    return msgspec.structs.replace(defn, fields=[*defn.fields, body], catch_all="body", tie_breaker=0.0,
+                                   proximity_fields=["body"])
+
+
+def without_catch_all(defn):
+    """The index definition without its catch-all field: parts only, the shared default tie-breaker
+    and proximity over the default fields (decisions.toml v2)."""
+    import msgspec
+    from it_eli.query import TIE_BREAKER
+
+    if not defn.catch_all:
+        return defn
+    return msgspec.structs.replace(defn, fields=[f for f in defn.fields if f.name != defn.catch_all], catch_all=None,
+                                   tie_breaker=TIE_BREAKER, proximity_fields=None)
 
 
 def _v1_search(index, searcher, parsed, st):
@@ -200,7 +242,7 @@ def all_systems() -> list[System]:
     return [
         ItEli("it_eli", "it_eli as shipped (index_schema analyzer + boosts, it_eli.query.ranked_search)"),
         ItEli("it_eli-v1", "before issue 6 (c80c0c0): AND, OR only when nothing matches; dispositivo boost 1.6",
-              strategy="v1", boost_overrides={"dispositivo": 1.6}),
+              strategy="v1", boost_overrides={"dispositivo": 1.6}, catch_all=False),
         ItEli("-stem", "it_eli without the Snowball stemmer", disable=frozenset({"stemmer"})),
         ItEli("-fold", "it_eli without ascii folding", disable=frozenset({"ascii_fold"})),
         ItEli("-accent", "it_eli without the apostrophe-accent char filter (facolta' stays facolta)",
@@ -208,6 +250,10 @@ def all_systems() -> list[System]:
         ItEli("-elision", "it_eli with a tokenizer that keeps dell'arte as one token", disable=frozenset({"elision_split"})),
         ItEli("-boosts", "it_eli with every field boost = 1", flat_boosts=True),
         ItEli("-stopwords", "it_eli without the stopword filter", disable=frozenset({"stopwords"})),
+        ItEli("-catchall", "it_eli without the catch-all body field: parts only, tie-breaker 0.3 (decisions.toml v2)",
+              catch_all=False),
+        ItEli("+catchall", "it_eli with a catch-all body field where the index has none (the statute proposal)",
+              catch_all=True),
         Fts5("fts5", "SQLite FTS5 as the reference server: unicode61 remove_diacritics 2, bm25(), words ANDed"),
         Fts5("fts5-or", "the same FTS5 with the words ORed", operator="OR"),
         Bm25s("bm25s", "bm25s, Snowball Italian stemmer (PyStemmer), bm25s tokenization + Italian stopwords"),
