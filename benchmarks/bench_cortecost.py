@@ -213,15 +213,19 @@ def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], 
         return len(rows)
 
     def iteli_core(q: str, year: int | None) -> int:
-        """Diagnostic: it_eli's search with count and facets but without snippets (private API)."""
-        from it_eli.query import parse_query
+        """Diagnostic: it_eli's ranked search with count and facets, without snippets."""
+        from it_eli.decisions import FIELD_ALIASES
+        from it_eli.query import parse_query, ranked_search
 
         idx, searcher, _ = index.searcher()
-        tq, _qc = index._compile(idx, parse_query(q).root, conjunction=True)
-        full = index._with_filters(tq, index._filters(idx, year, None, None, None, None))
-        total = searcher.search(full, limit=10, count=True).count
-        index._facets(searcher, full)
-        return total
+        filters = index._filters(idx, year, None, None, None, None)
+        ranked = ranked_search(
+            searcher, idx.schema, parse_query(q), index.defn.ranking_boosts, FIELD_ALIASES, index._analyzers,
+            limit=10, filters=filters, tie_breaker=index.defn.tie_breaker,
+            proximity_fields=index.defn.proximity_boosts,
+        )
+        index._facets(searcher, index._with_filters(ranked.query, filters))
+        return ranked.count
 
     out = {}
     systems = [("it_eli", iteli), ("fts5", fts5)]

@@ -27,7 +27,7 @@ from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
 from .errors import IndexMissing, InvalidArg, NotFound
 from .indexdir import IndexDir
-from .query import parse_query, ranked_search
+from .query import QueryCompiler, parse_query, ranked_search
 from .schema import create_index, load_index_def, open_index, write_meta
 
 log = logging.getLogger(__name__)
@@ -408,13 +408,17 @@ class DecisionIndex:
         index, searcher, _ = self.searcher()
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
         ranked = ranked_search(
-            searcher, index.schema, parsed, self.defn.boosts, FIELD_ALIASES, self._analyzers,
+            searcher, index.schema, parsed, self.defn.ranking_boosts, FIELD_ALIASES, self._analyzers,
             limit=limit, offset=offset, filters=filters,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
         )
-        text_q = ranked.query
-        hits = self._hits(index, searcher, text_q, ranked.hits)
-        facets = self._facets(searcher, self._with_filters(text_q, filters))
+        # snippets: the same words looked up in each part (not executed, only read by the
+        # snippet generators), so the snippet comes from the part that matched
+        snippet_q = QueryCompiler(
+            index.schema, {p: 1.0 for p in PARTS}, FIELD_ALIASES, self._analyzers, conjunction=False
+        ).compile(parsed.root) or ranked.query
+        hits = self._hits(index, searcher, snippet_q, ranked.hits, probe=snippet_probe(parsed.root, _analyzer()))
+        facets = self._facets(searcher, self._with_filters(ranked.query, filters))
         notes = list(parsed.notes)
         if ranked.relaxed:
             notes.append("ranked by relevance over any of the words: decisions with only some of them are included")
@@ -442,7 +446,7 @@ class DecisionIndex:
         out["anno"].sort(key=lambda b: b.value, reverse=True)
         return out
 
-    def _hits(self, index, searcher, text_q, raw_hits) -> list[CaseHit]:
+    def _hits(self, index, searcher, text_q, raw_hits, probe: re.Pattern | None = None) -> list[CaseHit]:
         if not raw_hits:
             return []
         schema = index.schema
@@ -457,7 +461,7 @@ class DecisionIndex:
             doc = searcher.doc(addr)
             f = doc.to_dict()
             src = msgspec.msgpack.decode(f["src"][0])
-            snippet, part, highlights = _best_snippet(gens, src, an)
+            snippet, part, highlights = _best_snippet(gens, src, an, probe)
             tip = f["tipologia"][0]
             anno, numero = f["anno"][0], f["numero"][0]
             ecli = f["ecli"][0]
@@ -620,26 +624,99 @@ def validate_decision_ref(ecli, anno, numero) -> tuple[str | None, int | None, i
     return None, anno_i, numero_i
 
 
-def _best_snippet(gens, src: dict, an: Analyzer) -> tuple[str, str | None, list[Highlight]]:
-    """The snippet of the part with most highlighted words, cut from the ORIGINAL text."""
+def _full_part_snippet(gens, src: dict, an: Analyzer):
+    """The slow path: every part whole (when the probe finds nothing the generator would)."""
     best = None
     for part, gen in gens.items():
         original = src.get(part) or ""
         if not original:
             continue
-        prepared = an.prepare(original)
-        sn = gen.snippet_from_doc(tantivy.Document(**{part: prepared}))
+        sn = gen.snippet_from_doc(tantivy.Document(**{part: an.prepare(original)}))
         hl = sn.highlighted()
-        if not hl:
-            continue
-        if best is None or len(hl) > best[0]:
+        if hl and (best is None or len(hl) > best[0]):
             best = (len(hl), part, original, sn)
+    return best
+
+
+WINDOW_BEFORE, WINDOW_AFTER = 400, 900  # characters around the first match handed to the generator
+
+
+def snippet_probe(root, an: Analyzer) -> re.Pattern | None:
+    """A cheap regex that finds where a query's (positive) words stand in a text.
+
+    The snippet generator tokenizes everything it is given, so running it over a whole 40 KB
+    decision for every hit and part dominated query time; the probe picks the part and a window
+    around the first match, and the generator runs on that window only.
+    """
+    from .query import And, Not, Or, Term
+
+    stems: set[str] = set()
+
+    def walk(node) -> None:
+        if isinstance(node, Term):
+            for word in re.findall(r"\w+", an.prepare(node.text)):
+                for v in an.term_variants(word):
+                    if len(v) >= 2:
+                        stems.add(v)
+        elif isinstance(node, (And, Or)):
+            for c in node.children:
+                walk(c)
+        # Not: its words are not in the hits
+
+    walk(root)
+    if not stems:
+        return None
+    alternation = "|".join(_accent_tolerant(s) for s in sorted(stems, key=len, reverse=True))
+    return re.compile(rf"\b(?:{alternation})", re.I)
+
+
+_VOWEL_CLASSES = {"a": "[aàáâ]", "e": "[eèéê]", "i": "[iìíî]", "o": "[oòóô]", "u": "[uùúû]"}
+
+
+def _accent_tolerant(stem: str) -> str:
+    """A stem is folded; the text may carry the accent: 'perc' must find 'perché' and 'perche'."""
+    return "".join(_VOWEL_CLASSES.get(ch, re.escape(ch)) for ch in stem)
+
+
+def _window(text: str, probe: re.Pattern) -> tuple[int, int, int] | None:
+    """(start, end, distinct words matched inside) of a window around the first probe match."""
+    first = probe.search(text)
+    if first is None:
+        return None
+    pos = first.start()
+    start = max(0, pos - WINDOW_BEFORE)
+    end = min(len(text), pos + WINDOW_AFTER)
+    while start > 0 and not text[start - 1].isspace() and pos - start < WINDOW_BEFORE + 40:
+        start -= 1
+    while end < len(text) and not text[end].isspace() and end - pos < WINDOW_AFTER + 40:
+        end += 1
+    distinct = len({m.group(0).lower() for m in probe.finditer(text, pos, end)})
+    return start, end, distinct
+
+
+def _best_snippet(gens, src: dict, an: Analyzer, probe: re.Pattern | None = None) -> tuple[str, str | None, list[Highlight]]:
+    """The snippet of the part that matched best, cut from the ORIGINAL text."""
+    best = None
+    if probe is not None:
+        windows = []
+        for order, part in enumerate(gens):
+            original = src.get(part) or ""
+            w = _window(original, probe) if original else None
+            if w is not None:
+                windows.append((-w[2], order, part, original[w[0] : w[1]]))
+        for _, _, part, piece in sorted(windows)[:2]:
+            sn = gens[part].snippet_from_doc(tantivy.Document(**{part: an.prepare(piece)}))
+            if sn.highlighted():
+                best = (len(sn.highlighted()), part, piece, sn)
+                break
+    if best is None:
+        best = _full_part_snippet(gens, src, an)
     if best is None:
         for part in ("epigrafe", "testo", "dispositivo"):
             text = src.get(part) or ""
             if text:
                 cut = text[:SNIPPET_CHARS]
-                return (cut + ("…" if len(text) > SNIPPET_CHARS else "")), part, []
+                return (cut + ("…" if len(text) > SNIPPET_CHARS else "")).replace("\n", " "), part, []
         return "", None, []
     _, part, original, sn = best
     raw = original.encode("utf-8")

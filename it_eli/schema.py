@@ -49,6 +49,9 @@ class IndexDef(msgspec.Struct, frozen=True):
     catch_all: str | None = None
     tie_breaker: float = 0.3  # a word's score = best field + tie_breaker x the other fields
     proximity_fields: list[str] | None = None  # fields of the proximity bonus (None: the default fields)
+    # `rank_fields`: the fields plain words are matched and ranked on (None: every boosted text
+    # field). The part fields still serve `field:word` scoping and the per-part snippets.
+    rank_fields: list[str] | None = None
 
     @property
     def text_fields(self) -> list[FieldDef]:
@@ -57,6 +60,13 @@ class IndexDef(msgspec.Struct, frozen=True):
     @property
     def boosts(self) -> dict[str, float]:
         return {f.name: f.boost for f in self.fields if f.type == "text" and f.boost > 0}
+
+    @property
+    def ranking_boosts(self) -> dict[str, float]:
+        """Fields (with boosts) that unscoped words are matched and ranked on."""
+        if self.rank_fields is None:
+            return self.boosts
+        return {n: (self.boosts.get(n) or 1.0) for n in self.rank_fields}
 
     @property
     def parts(self) -> list[str]:

@@ -87,7 +87,7 @@ class ItEli(System):
         writer.wait_merging_threads()
         index.reload()
         present = {n for d in col.docs for n, t in d.fields.items() if t} | {defn.catch_all}
-        boosts = {n: b for n, b in defn.boosts.items() if n in present}
+        boosts = {n: b for n, b in defn.ranking_boosts.items() if n in present}
         if self.flat_boosts:
             boosts = {n: 1.0 for n in boosts}
         boosts.update({n: b for n, b in self.boost_overrides.items() if n in boosts})
@@ -141,7 +141,7 @@ def without_catch_all(defn):
     if not defn.catch_all:
         return defn
     return msgspec.structs.replace(defn, fields=[f for f in defn.fields if f.name != defn.catch_all], catch_all=None,
-                                   tie_breaker=TIE_BREAKER, proximity_fields=None)
+                                   tie_breaker=TIE_BREAKER, proximity_fields=None, rank_fields=None)
 
 
 def _v1_search(index, searcher, parsed, st):
