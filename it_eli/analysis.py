@@ -76,10 +76,15 @@ def build_tantivy_analyzer(name: str, *, disable: frozenset[str] = frozenset()) 
     """Build the named analyzer; `disable` drops filters by kind (used by ranking ablations)."""
     spec = analyzer_specs()[name]
     tok = spec["tokenizer"]
-    if tok["kind"] != "regex":
+    if "elision_split" in disable:
+        tokenizer = tantivy.Tokenizer.regex(NO_ELISION_SPLIT_PATTERN)
+    elif tok["kind"] == "simple":
+        tokenizer = tantivy.Tokenizer.simple()
+    elif tok["kind"] == "regex":
+        tokenizer = tantivy.Tokenizer.regex(tok["pattern"])
+    else:
         raise ValueError(f"unsupported tokenizer {tok['kind']!r}")
-    pattern = NO_ELISION_SPLIT_PATTERN if "elision_split" in disable else tok["pattern"]
-    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(pattern))
+    builder = tantivy.TextAnalyzerBuilder(tokenizer)
     for f in spec["filters"]:
         kind = f["kind"]
         if kind in disable:
@@ -109,7 +114,7 @@ def char_filter(name: str, text: str, *, disable: frozenset[str] = frozenset()) 
 class Analyzer:
     """Python-side view of an analyzer: the same pipeline tantivy runs, for query building."""
 
-    _WORD = re.compile(r"\w+")
+    _WORD = re.compile(r"[^\W_]+")  # tantivy's simple tokenizer: runs of alphanumeric characters
 
     def __init__(self, name: str = "it_legal", *, disable: frozenset[str] = frozenset()) -> None:
         self.name = name

@@ -654,7 +654,7 @@ def snippet_probe(root, an: Analyzer) -> re.Pattern | None:
 
     def walk(node) -> None:
         if isinstance(node, Term):
-            for word in re.findall(r"\w+", an.prepare(node.text)):
+            for word in an._WORD.findall(an.prepare(node.text)):
                 for v in an.term_variants(word):
                     if len(v) >= 2:
                         stems.add(v)
