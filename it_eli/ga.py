@@ -483,6 +483,7 @@ async def fetch_document(client: HttpClient, url: str, document_base: str, ga_ur
         headers={"Referer": ga_url + SEARCH_PATH},
         not_found_statuses=(404, 410),
         what="GA decision",
+        same_host_redirects=True,
     )
     final = urlsplit(resp.url)
     base = urlsplit(document_base)

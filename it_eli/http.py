@@ -181,8 +181,13 @@ class HttpClient:
         max_body: int | None = None,
         timeout: float | None = None,
         what: str = "",
+        same_host_redirects: bool = False,
     ) -> Response:
-        """Do one logical request (with retries and redirects); return only accepted answers."""
+        """Do one logical request (with retries and redirects); return only accepted answers.
+
+        `same_host_redirects`: a redirect to any other host (even another configured upstream) is
+        refused before it is followed — for URLs a client hands us (no request forgery).
+        """
         check_url_allowed(url, self.allowed_hosts)
         key = host_key(url)
         st = self._state(key)
@@ -192,7 +197,8 @@ class HttpClient:
         last_error: _Retryable | None = None
         for attempt in range(attempts):
             try:
-                resp = await self._once(method, url, params, data, json, headers, max_body, timeout, st, key)
+                resp = await self._once(method, url, params, data, json, headers, max_body, timeout, st, key,
+                                        same_host_redirects)
             except UpstreamChanged:
                 self._record_failure(st)
                 raise
@@ -239,7 +245,8 @@ class HttpClient:
         if st.failures >= self.circuit_threshold:
             st.open_until = time.monotonic() + self.circuit_seconds
 
-    async def _once(self, method, url, params, data, json, headers, max_body, timeout, st, key) -> Response:
+    async def _once(self, method, url, params, data, json, headers, max_body, timeout, st, key,
+                    same_host_redirects: bool = False) -> Response:
         limit = max_body or self.settings.max_body_bytes
         client_timeout = aiohttp.ClientTimeout(total=timeout or self.settings.http_timeout)
         current = url
@@ -263,6 +270,11 @@ class HttpClient:
                     if r.status in (301, 302, 303, 307, 308) and "Location" in r.headers:
                         nxt = urljoin(str(r.url), r.headers["Location"])
                         check_url_allowed(nxt, self.allowed_hosts)
+                        if same_host_redirects and host_key(nxt) != host_key(url):
+                            raise InvalidArg(
+                                f"{url[:200]} redirects to another host ({urlsplit(nxt).hostname})",
+                                valid="a URL on the same host that answers without leaving it",
+                            )
                         if r.status == 303 or (r.status in (301, 302) and method == "POST"):
                             method, data, json = "GET", None, None
                         current, params = nxt, None

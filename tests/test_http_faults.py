@@ -425,3 +425,32 @@ async def test_ga_search_served_stale_when_portal_down(live_upstream, make_setti
         caselaw_live._cache(client).drop(("ga-session", settings.ga_url))
         stale = await caselaw_live.it_ga_search(client, settings, query="appalto")
         assert stale.stale and stale.hits == fresh.hits and "upstream_changed" in stale.stale_note
+
+
+async def test_a_url_handed_in_never_follows_a_redirect_to_another_configured_upstream(make_settings):
+    """A decision URL whose host redirects to ANOTHER allow-listed upstream is refused before the
+    second host is contacted: allow-listing alone would let a client aim us at any upstream."""
+    hits: list[str] = []
+
+    async def target(request):
+        hits.append(request.path_qs)
+        return web.Response(text="<GA/>")
+
+    other = web.Application()
+    other.router.add_get("/{tail:.*}", target)
+    async with TestServer(other) as second:
+
+        async def redirect(request):
+            raise web.HTTPFound(str(second.make_url("/visualizza/?x=1")))
+
+        first_app = web.Application()
+        first_app.router.add_get("/{tail:.*}", redirect)
+        async with TestServer(first_app) as first:
+            settings = make_settings(ga_document_url=str(first.make_url("")), normattiva_url=str(second.make_url("")))
+            async with HttpClient(settings) as client:
+                with pytest.raises(InvalidArg):
+                    await client.request("GET", str(first.make_url("/visualizza/?a=1")), same_host_redirects=True)
+                # without the flag the layer follows redirects among configured upstreams only
+                resp = await client.request("GET", str(first.make_url("/visualizza/?a=2")))
+                assert resp.status == 200
+    assert hits == ["/visualizza/?x=1"]  # only the unflagged request reached the other host
