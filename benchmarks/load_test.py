@@ -132,13 +132,25 @@ def load_pools(home: Path, rng: random.Random) -> Pools:
     return Pools(sorted(case_queries), sorted(eclis), sorted(refs), sorted(relatori), statute_queries, articles, acts)
 
 
+# Drafts whose citations all exist in the load home (real exports and the 12 real ordinanze 2001):
+# the verifier must answer VERIFIED / VERIFIED_WITH_GAPS, never an error, under load.
+VERIFY_TEXTS = [
+    "La condotta integra il delitto previsto dall'art. 575 c.p.; restano fermi i principi dell'art. 3 Cost.",
+    "Il provvedimento è nullo ai sensi dell'art. 21-septies della legge 7 agosto 1990, n. 241 "
+    "(cfr. Corte cost., ord. n. 4/2001).",
+    "L'ente risponde ai sensi dell'art. 25-bis.1 del d.lgs. 8 giugno 2001, n. 231, e degli artt. 1 e 2 "
+    "della legge n. 241 del 1990.",
+    "Si vedano gli artt. 13 e 24 Cost. e l'art. 52 c.p. sulla legittima difesa.",
+]
+
+
 def make_calls(pools: Pools, n: int, rng: random.Random) -> list[tuple[str, dict, str | None]]:
     """n calls (tool, arguments, expected error code or None), a fixed mix, seeded."""
     P = pools
     kinds = [
         ("search", 10), ("search_anno", 5), ("search_range", 7), ("search_tipo", 6), ("search_rel", 4),
         ("search_page", 3), ("get_ecli", 8), ("get_ref", 7), ("statutes", 10), ("statutes_act", 10),
-        ("text", 20), ("recent", 2), ("stats", 2), ("resolve", 1),
+        ("text", 20), ("recent", 2), ("stats", 2), ("resolve", 1), ("verify", 6),
         ("bad_year", 1), ("bad_ecli", 1), ("no_article", 1), ("stopwords", 1), ("no_decision", 1),
     ]
     names, weights = zip(*kinds)
@@ -171,6 +183,8 @@ def make_calls(pools: Pools, n: int, rng: random.Random) -> list[tuple[str, dict
         elif kind == "text":
             ref, art = rng.choice(P.articles)
             out.append(("it_get_text", {"reference": ref, "article": art}, None))
+        elif kind == "verify":
+            out.append(("it_verify_citations", {"text": rng.choice(VERIFY_TEXTS), "offline": True}, None))
         elif kind == "recent":
             out.append(("it_case_recent", {"limit": 5}, None))
         elif kind == "stats":
@@ -257,6 +271,8 @@ def check(result, tool: str, expected: str | None, tally: Tally) -> None:
             tally.expected_errors += 1
     elif expected is not None:
         tally.fail(f"{tool}: expected error {expected}, got a result")
+    elif tool == "it_verify_citations" and sc.get("status") not in ("VERIFIED", "VERIFIED_WITH_GAPS"):
+        tally.fail(f"{tool}: status {sc.get('status')} for a draft whose citations all exist")
 
 
 def pct(values: list[float], p: float) -> float:
