@@ -20,6 +20,10 @@ REGISTRY: dict[str, tuple[str, str]] = {
         "benchmarks.bench_cortecost",
         "Constitutional Court index: it_eli (Tantivy) vs SQLite FTS5 on a 25k-decision SYNTHETIC archive (issue 2)",
     ),
+    "citations": (
+        "benchmarks.bench_citations",
+        "Citation extraction throughput on 1 MB inputs, realistic and pathological (issue 5: linear time)",
+    ),
     "verify": (
         "benchmarks.bench_verify",
         "Citation verification on the labelled table (extraction P/R, per-citation accuracy, safety counts), offline (issue 5)",

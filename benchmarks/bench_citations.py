@@ -1,6 +1,6 @@
 """Throughput of extract_citations on 1 MB inputs: realistic prose and pathological patterns.
 
-Run: .venv/bin/python benchmarks/bench_citations.py
+Run: .venv/bin/python -m benchmarks citations
 The realistic input is built from the labelled table's sentences (synthetic concatenation);
 the pathological ones repeat shapes that would make a backtracking regex explode.
 """
@@ -23,7 +23,7 @@ def _fill(unit: str) -> str:
     return (unit * (MB // len(unit) + 1))[:MB]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     prose = " ".join(c[1] for c in CASES) + " "
     inputs = {
         "table prose (synthetic)": _fill(prose),
@@ -44,4 +44,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))
