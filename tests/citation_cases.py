@@ -566,4 +566,16 @@ CASES: list[tuple[str, str, list[dict], bool]] = [
      [K("CASS", 100, 2019, section="1", branch="civ")], False),
     ("shape-cass-pen-rv", "Cass. pen., sez. VI, n. 2340/2022, Rv. 282650.",
      [K("CASS", 2340, 2022, section="6", branch="pen")], False),
+
+    # ---------------------------------------------------------------- more codes and consolidated acts by name
+    ("statuto-lavoratori", "Il licenziamento viola l'art. 18 dello Statuto dei lavoratori e l'art. 2119 c.c.",
+     [S("18", "statuto_lavoratori", status=NC), S("2119", "cc", status=NC)], True),
+    ("ord-pen", "Il regime dell'art. 41-bis ord. pen. e i benefici dell'art. 4-bis o.p. sono distinti.",
+     [S("41-bis", "ordpen", status=NC), S("4-bis", "ordpen", status=NC)], False),
+    ("lfall-ccii", "La revocatoria dell'art. 67 l. fall. trova ora riscontro nell'art. 166 del codice della crisi d'impresa e dell'insolvenza.",
+     [S("67", "lfall", status=NC), S("166", "ccii", status=NC)], False),
+    ("tub-tuf-cpi", "Si applicano l'art. 117 TUB, l'art. 21 TUF e l'art. 2 c.p.i., oltre all'art. 640 c.p.",
+     [S("117", "tub", status=NC), S("21", "tuf", status=NC), S("2", "cpi", status=NC), S("640", "cp", status=V)], False),
+    ("tu-edilizia-ambiente", "L'abuso ricade nell'art. 36 t.u. edilizia e lo scarico nell'art. 137 del codice dell'ambiente.",
+     [S("36", "tuedilizia", status=NC), S("137", "ambiente", status=NC)], False),
 ]
