@@ -312,3 +312,36 @@ async def test_search_statutes_tool(testdata, make_settings):
         assert err and p["code"] == "query_error"
         err, p = await call(app, "it_search_statutes", {"query": "procedimento", "limit": 0})
         assert err and p["code"] == "invalid_arg"
+
+
+@pytest.mark.parametrize(
+    "reference,article,citation",
+    [
+        ("decreto legislativo 8 giugno 2001, n. 231", "25-bis.1", "art. 25-bis.1 D.Lgs. 8 giugno 2001, n. 231"),
+        ("legge 7 agosto 1990, n. 241", "21 septies", "art. 21-septies L. 7 agosto 1990, n. 241"),
+        ("L. 241/90", "2", "art. 2 L. 7 agosto 1990, n. 241"),
+        ("art. 575 c.p.", None, "art. 575 c.p."),
+        ("art. 3 della Costituzione", None, "art. 3 Cost."),
+        ("cod. pen.", "52", "art. 52 c.p."),
+    ],
+)
+async def test_references_written_as_lawyers_cite(testdata, make_settings, reference, article, citation):
+    """The exports are imported; with Normattiva switched off every reference form is served locally."""
+    from it_eli.statutes import import_files
+
+    settings = make_settings(normattiva_url="http://127.0.0.1:9", normattiva_api_url="http://127.0.0.1:9/api",
+                             http_timeout="1", http_retries="0")
+    files = [testdata / AKN / n for n in ("mcp-legal-it__dlgs_231_2001.xml", "mcp-legal-it__legge_241_1990.xml",
+                                           "mcp-legal-it__codice_penale.xml", "mcp-legal-it__costituzione.xml")]
+    assert not import_files(settings, [str(f) for f in files]).errors
+    app = App(settings)
+    try:
+        args = {"reference": reference, "max_chars": 500}
+        if article:
+            args["article"] = article
+        err, p = await call(app, "it_get_text", args)
+    finally:
+        await app.close()
+    assert not err, p
+    assert p["human_readable_citation"] == citation and p["served_from"] == "local_index"
+    assert_contract(p)

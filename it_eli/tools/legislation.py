@@ -222,7 +222,41 @@ def _resolve_reference(store: StatuteStore, reference: str) -> Target:
         parsed = urnmod.parse_urn(res.act_urn)
         full = res.act_urn if not parsed.partial else store.find_full_urn(parsed)
         return Target(urn=full, ref=parsed)
+    target = _reference_from_citation(store, ref_text)
+    if target is not None:
+        return target
     raise InvalidArg(f"cannot read the reference {ref_text[:120]!r}", valid=_REFERENCE_HELP)
+
+
+def _reference_from_citation(store: StatuteStore, text: str) -> Target | None:
+    """A reference written as a lawyer cites ('decreto legislativo 8 giugno 2001, n. 231',
+    'art. 575 c.p.'): read with the citation extractor, so every form it knows works here too."""
+    from ..citations.extract import CODE_ACTS, extract_citations
+
+    for c in extract_citations(text):
+        if c.kind != "statute" or c.act is None or c.act_unresolved:
+            continue
+        act = c.act
+        if act.act_type == "costituzione" or act.code == "cost":
+            urn = "urn:nir:stato:costituzione"
+            return Target(urn=urn, ref=urnmod.parse_urn(urn), article=c.article)
+        if act.code:
+            code = codes.CODES_BY_ID.get(act.code)
+            if code is not None:
+                return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), article=c.article)
+            if act.code not in CODE_ACTS:
+                return None
+            act_type, number, year = CODE_ACTS[act.code]
+            date = None
+        else:
+            act_type, number, year, date = act.act_type, act.number, act.year, act.date
+        if not (act_type and number and year):
+            return None
+        res = urnmod.resolve(act_type, year, number, date)
+        parsed = urnmod.parse_urn(res.act_urn)
+        full = res.act_urn if not parsed.partial else store.find_full_urn(parsed)
+        return Target(urn=full, ref=parsed, article=c.article)
+    return None
 
 
 _REFERENCE_HELP = (
