@@ -25,7 +25,7 @@ from .analysis import Analyzer
 from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
-from .errors import IndexMissing, InvalidArg, NotFound
+from .errors import IndexMissing, InvalidArg, NotFound, QueryError
 from .indexdir import IndexDir
 from .query import QueryCompiler, parse_query, ranked_search
 from .schema import create_index, load_index_def, open_index, write_meta
@@ -404,6 +404,9 @@ class DecisionIndex:
             raise InvalidArg(f"limit={limit}", valid=f"an integer from 1 to {MAX_LIMIT}")
         if not (0 <= offset <= MAX_OFFSET):
             raise InvalidArg(f"offset={offset}", valid=f"an integer from 0 to {MAX_OFFSET}")
+        query_notes: list[str] = []
+        if isinstance(query, str) and _FILTER_IN_QUERY.search(query):
+            query, anno, tipologia, query_notes = _filters_from_query(query, anno, tipologia)
         parsed = parse_query(query)
         index, searcher, _ = self.searcher()
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
@@ -419,7 +422,7 @@ class DecisionIndex:
         ).compile(parsed.root) or ranked.query
         hits = self._hits(index, searcher, snippet_q, ranked.hits, probe=snippet_probe(parsed.root, _analyzer()))
         facets = self._facets(searcher, self._with_filters(ranked.query, filters))
-        notes = list(parsed.notes)
+        notes = query_notes + list(parsed.notes)
         if ranked.relaxed:
             notes.append("ranked by relevance over any of the words: decisions with only some of them are included")
         return CaseSearchResult(
@@ -580,6 +583,38 @@ def _first(f: dict, key: str) -> str:
 def _coverage(meta: dict) -> str:
     yr = meta.get("year_range")
     return f"{yr[0]}-{yr[1]}" if yr else "no years yet"
+
+
+_FILTER_IN_QUERY = re.compile(r"(?<!\S)(anno|tipologia|tipo):(\S+)(?!\S)", re.I)
+
+
+def _filters_from_query(query: str, anno, tipologia) -> tuple[str, int | None, str | None, list[str]]:
+    """`anno:2014` and `tipologia:sentenza` written inside the query are the filters of the same
+    name (clients and models write them that way); the rest of the query is searched."""
+    notes: list[str] = []
+
+    def take(m: re.Match) -> str:
+        nonlocal anno, tipologia
+        name, value = m.group(1).lower(), m.group(2)
+        if name == "anno":
+            if not value.isdigit():
+                raise InvalidArg(f"anno:{value[:20]} is not a year", valid="anno:YYYY, e.g. anno:2014")
+            if anno is not None and anno != int(value):
+                raise InvalidArg(f"anno:{value} in the query and anno={anno} disagree", valid="one year, once")
+            anno = int(value)
+        else:
+            if tipologia is not None and normalise_tipologia(tipologia) != normalise_tipologia(value):
+                raise InvalidArg(f"{name}:{value} in the query and tipologia={tipologia} disagree", valid="one type, once")
+            tipologia = value
+        notes.append(f"{name}:{value} read as the {('anno' if name == 'anno' else 'tipologia')} filter")
+        return " "
+    rest = _FILTER_IN_QUERY.sub(take, query).strip()
+    if not rest:
+        raise QueryError(
+            "the query has only filters and no words to search",
+            valid="some words to search, with the filters as the anno / tipologia arguments (e.g. it_case_recent for the newest)",
+        )
+    return rest, anno, tipologia, notes
 
 
 def normalise_tipologia(value: str) -> str:

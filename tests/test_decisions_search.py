@@ -192,3 +192,16 @@ def test_a_new_build_is_picked_up_by_a_running_reader(make_settings, testdata, t
     build_index(settings, [testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip", court_archive(tmp_path, {2014: [RECORD]})])
     assert reader.stats().total == 13
     assert "Corte cost., sent. n. 238/2014" in [h.citation for h in reader.search("Firenze").hits]
+
+
+def test_filters_written_inside_the_query_are_applied(index):
+    res = index.search("questione anno:2001 tipologia:ordinanza")
+    assert res.total == index.search("questione", anno=2001, tipologia="ordinanza").total > 0
+    assert any("anno:2001" in n for n in res.notes)
+    assert index.search("questione anno:2002").total == 0
+    with pytest.raises(QueryError):
+        index.search("anno:2001")
+    with pytest.raises(InvalidArg):
+        index.search("questione anno:2001", anno=2002)
+    with pytest.raises(InvalidArg):
+        index.search("questione anno:1850")
