@@ -357,23 +357,29 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
     async with st.lock:
         await client._wait_turn(key, st)
     try:
-        async with client.session.get(url, timeout=timeout, allow_redirects=False, ssl=ssl_ctx if url.startswith("https") else None) as r:
-            if r.status in (404, 410):
-                raise NotFound(f"{what or url}: HTTP {r.status}", url=url)
-            if r.status != 200:
-                client._record_failure(st)
-                raise UpstreamUnavailable(f"{what or url}: HTTP {r.status}", status=r.status, url=url)
-            size = 0
-            started = time.monotonic()
-            grace = client.settings.http_timeout
-            with open(tmp, "wb") as fh:
-                async for chunk in r.content.iter_chunked(1 << 20):
-                    size += len(chunk)
-                    if size > max_bytes:
-                        raise UpstreamChanged(f"{what or url}: larger than {max_bytes} bytes", url=url)
-                    fh.write(chunk)
-                    _check_rate(size, started, grace, what or url)
-                _check_rate(size, started, grace, what or url)
+        current = url
+        for _hop in range(MAX_REDIRECTS + 1):
+            async with client.session.get(
+                current, timeout=timeout, allow_redirects=False,
+                ssl=ssl_ctx if current.startswith("https") else None,
+            ) as r:
+                if r.status in (301, 302, 303, 307, 308) and "Location" in r.headers:
+                    # e.g. http -> https, or a mirror path: followed only within the allow-list
+                    nxt = urljoin(str(r.url), r.headers["Location"])
+                    try:
+                        current = check_url_allowed(nxt, client.allowed_hosts)
+                    except InvalidArg:
+                        client._record_failure(st)
+                        raise UpstreamUnavailable(
+                            f"{what or url}: redirected to {urlsplit(nxt).hostname!r}, outside the upstream allow-list",
+                            url=url,
+                        ) from None
+                    ssl_ctx = client._ssl_contexts.get(urlsplit(current).hostname or "", client._default_ssl)
+                    continue
+                await _save_body(client, r, st, tmp, max_bytes, what or current, current)
+                break
+        else:
+            raise UpstreamChanged(f"{what or url}: too many redirects", url=url)
     except (aiohttp.ClientError, asyncio.TimeoutError, _TooSlow) as exc:
         tmp.unlink(missing_ok=True)
         client._record_failure(st)
@@ -383,6 +389,26 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
         raise
     st.failures = 0
     tmp.replace(dest)
+
+
+async def _save_body(client: HttpClient, r, st, tmp, max_bytes: int, label: str, url: str) -> None:
+    """Stream one 200 answer to `tmp`, within the size cap and the minimum rate."""
+    if r.status in (404, 410):
+        raise NotFound(f"{label}: HTTP {r.status}", url=url)
+    if r.status != 200:
+        client._record_failure(st)
+        raise UpstreamUnavailable(f"{label}: HTTP {r.status}", status=r.status, url=url)
+    size = 0
+    started = time.monotonic()
+    grace = client.settings.http_timeout
+    with open(tmp, "wb") as fh:
+        async for chunk in r.content.iter_chunked(1 << 20):
+            size += len(chunk)
+            if size > max_bytes:
+                raise UpstreamChanged(f"{label}: larger than {max_bytes} bytes", url=url)
+            fh.write(chunk)
+            _check_rate(size, started, grace, label)
+        _check_rate(size, started, grace, label)
 
 
 class _TooSlow(Exception):

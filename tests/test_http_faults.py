@@ -454,3 +454,22 @@ async def test_a_url_handed_in_never_follows_a_redirect_to_another_configured_up
                 resp = await client.request("GET", str(first.make_url("/visualizza/?a=2")))
                 assert resp.status == 200
     assert hits == ["/visualizza/?x=1"]  # only the unflagged request reached the other host
+
+
+async def test_download_follows_a_redirect_within_the_allow_list(make_settings, tmp_path):
+    """The Court's archive host may send http -> https or to a mirror path: followed when allowed."""
+
+    async def moved(request):
+        raise web.HTTPMovedPermanently("/new/archive.zip")
+
+    async def archive(request):
+        return web.Response(body=b"PK-archive-bytes")
+
+    app = web.Application()
+    app.router.add_get("/old/archive.zip", moved)
+    app.router.add_get("/new/archive.zip", archive)
+    async with TestServer(app) as srv:
+        settings = make_settings(cortecost_opendata_url=str(srv.make_url("/old/")))
+        async with HttpClient(settings) as client:
+            await download_to_file(client, str(srv.make_url("/old/archive.zip")), tmp_path / "a.zip")
+    assert (tmp_path / "a.zip").read_bytes() == b"PK-archive-bytes"
