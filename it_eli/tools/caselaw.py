@@ -75,8 +75,9 @@ async def ensure_decisions(app) -> None:
 @tool("it_case_search", CaseSearchParams, CaseSearchResult)
 async def it_case_search(app, query, anno=None, year_from=None, year_to=None, tipologia=None, relatore=None, limit=10, offset=0):
     """Search the Italian Constitutional Court's decisions (every sentenza and ordinanza since 1956)
-    with Italian stemming and accent folding. Words are ANDed (falls back to any word when nothing
-    matches); "quoted phrases"; AND/OR/NOT; field:word for epigrafe, testo, dispositivo, relatore;
+    with Italian stemming and accent folding. One or two words must all match (documents with only
+    some of them then fill the page, said in notes); longer queries are ranked by relevance over
+    all their words; "quoted phrases"; AND/OR/NOT; field:word for epigrafe, testo, dispositivo, relatore;
     anno:YYYY and tipologia:sentenza|ordinanza inside the query act as the filters.
     Filters: anno, year_from/year_to, tipologia (sentenza|ordinanza), relatore. Returns ranked hits
     with ECLI, Italian citation, deposit date, highlighted snippet, plus facet counts by year and type."""
