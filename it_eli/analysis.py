@@ -51,6 +51,30 @@ def apostrophe_accent(text: str) -> str:
 
 CHAR_FILTERS = {"apostrophe_accent": apostrophe_accent}
 
+
+def mark_snippet(original: str, snippet: tantivy.Snippet) -> tuple[str, list[tuple[int, int]]]:
+    """A tantivy snippet made on char-filtered text, cut from the ORIGINAL text with `**word**`
+    marks (newlines as spaces), plus the character ranges of the marked words in the result.
+
+    The char filters keep UTF-8 byte length, so the snippet's byte offsets hold on `original`.
+    """
+    fr = snippet.fragment_range()
+    frag = original.encode("utf-8")[fr.start : fr.end]
+    pieces: list[str] = []
+    marks: list[tuple[int, int]] = []
+    cursor = length = 0
+    for h in sorted(snippet.highlighted(), key=lambda r: r.start):
+        before = frag[cursor : h.start].decode("utf-8", "replace")
+        word = frag[h.start : h.end].decode("utf-8", "replace")
+        pieces.append(before)
+        length += len(before)
+        marks.append((length + 2, length + 2 + len(word)))
+        pieces.append(f"**{word}**")
+        length += len(word) + 4
+        cursor = h.end
+    pieces.append(frag[cursor:].decode("utf-8", "replace"))
+    return "".join(pieces).replace("\n", " "), marks
+
 # Ranking ablation only ("elision_split" in `disable`): a tokenizer that keeps `dell'arte` as one
 # token, the way a plain word tokenizer treating the apostrophe as part of the word would.
 NO_ELISION_SPLIT_PATTERN = r"\w+(?:['\u2019]\w+)*"

@@ -21,7 +21,7 @@ import msgspec
 import tantivy
 
 from . import __version__
-from .analysis import Analyzer
+from .analysis import Analyzer, mark_snippet
 from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
@@ -754,20 +754,5 @@ def _best_snippet(gens, src: dict, an: Analyzer, probe: re.Pattern | None = None
                 return (cut + ("…" if len(text) > SNIPPET_CHARS else "")).replace("\n", " "), part, []
         return "", None, []
     _, part, original, sn = best
-    raw = original.encode("utf-8")
-    fr = sn.fragment_range()
-    # the generator works on the values joined and trimmed; our single value is trimmed already
-    frag = raw[fr.start : fr.end]
-    pieces, highlights, cursor, out_len = [], [], 0, 0
-    for h in sorted(sn.highlighted(), key=lambda r: r.start):
-        before = frag[cursor : h.start].decode("utf-8", "replace")
-        word = frag[h.start : h.end].decode("utf-8", "replace")
-        pieces.append(before)
-        out_len += len(before)
-        highlights.append(Highlight(start=out_len + 2, end=out_len + 2 + len(word)))
-        pieces.append(f"**{word}**")
-        out_len += len(word) + 4
-        cursor = h.end
-    pieces.append(frag[cursor:].decode("utf-8", "replace"))
-    text = "".join(pieces).replace("\n", " ")
-    return text, part, highlights
+    text, marks = mark_snippet(original, sn)
+    return text, part, [Highlight(start=a, end=b) for a, b in marks]

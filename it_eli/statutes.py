@@ -25,7 +25,7 @@ from pathlib import Path
 import msgspec
 import tantivy
 
-from .analysis import Analyzer
+from .analysis import Analyzer, mark_snippet
 from .config import Settings
 from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
@@ -614,18 +614,9 @@ def _snippet(gens, src: dict, an: Analyzer) -> str:
 
 def _highlight(gen, part: str, original: str, an: Analyzer) -> str | None:
     sn = gen.snippet_from_doc(tantivy.Document(**{part: an.prepare(original)}))
-    hl = sorted(sn.highlighted(), key=lambda r: r.start)
-    if not hl:
+    if not sn.highlighted():
         return None
-    fr = sn.fragment_range()
-    frag = original.encode("utf-8")[fr.start : fr.end]
-    out, cursor = [], 0
-    for h in hl:
-        out.append(frag[cursor : h.start].decode("utf-8", "replace"))
-        out.append("**" + frag[h.start : h.end].decode("utf-8", "replace") + "**")
-        cursor = h.end
-    out.append(frag[cursor:].decode("utf-8", "replace"))
-    return "".join(out).replace("\n", " ")
+    return mark_snippet(original, sn)[0]
 
 
 def portal_source_url(settings: Settings, act: Act) -> str:
