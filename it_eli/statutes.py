@@ -271,20 +271,10 @@ class StatuteStore:
     def _replace(self, field: str, value: str, docs: list[tantivy.Document], *, heap_size: int) -> None:
         """Delete the documents whose `field` is `value` and add `docs`, in one commit under the lock."""
         self._open()  # creates the index if needed: that takes the write lock itself, so not inside it
-        with self._write_lock():
-            index = self._open()
-            writer = index.writer(heap_size=heap_size, num_threads=1)
-            try:
-                writer.delete_documents_by_term(field, value)
-                for d in docs:
-                    writer.add_document(d)
-                writer.commit()
-                writer.wait_merging_threads()
-            except BaseException:
-                writer.rollback()
-                raise
-            finally:
-                del writer
+        with self._write_lock(), _committing(self._open(), heap_size) as writes:
+            writes.delete(field, value)
+            for d in docs:
+                writes.add(d)
         self._invalidate()
 
     def _add_texts(self, doc: tantivy.Document, heading: str | None, text: str, act_title: str | None) -> None:
@@ -545,9 +535,8 @@ class StatuteStore:
         with self._write_lock():
             build = self.idir.new_build_dir()
             index = create_index(build, self.defn)
-            writer = index.writer(heap_size=128_000_000, num_threads=1)
             n = 0
-            try:
+            with _committing(index, 128_000_000) as writes:
                 for gz in sorted(self.raw_dir.glob("*.xml.gz")):
                     url_file = gz.with_suffix("").with_suffix(".url")
                     source_url = url_file.read_text(encoding="utf-8") if url_file.exists() else ""
@@ -561,17 +550,10 @@ class StatuteStore:
                         continue
                     version = version_label(act.identity.version_date)
                     act_version = f"{act.identity.urn}@{version}"
-                    writer.delete_documents_by_term("act_version", act_version)  # same version kept twice
+                    writes.delete("act_version", act_version)  # same version kept twice
                     for a in act.articles:
-                        writer.add_document(self._document(act, a, version, act_version, source_url, fetched_at))
+                        writes.add(self._document(act, a, version, act_version, source_url, fetched_at))
                         n += 1
-                writer.commit()
-                writer.wait_merging_threads()
-            except BaseException:
-                writer.rollback()
-                raise
-            finally:
-                del writer
             write_meta(build, self.defn, {"created_at": now_iso(), "rebuilt": True})
             self.idir.publish(build)
             # keep the previous build too: another process may still be reading it
@@ -600,6 +582,36 @@ def _windows(text: str):
             end = cut if cut > 0 else end
         yield text[start:end]
         start = end
+
+
+class _Writes:
+    """What a caller may do inside `_committing`; holds the only reference to the writer so that
+    Tantivy's directory lock is released as soon as the block ends (before our file lock is)."""
+
+    def __init__(self, writer) -> None:
+        self._writer = writer
+
+    def delete(self, field: str, value: str) -> None:
+        self._writer.delete_documents_by_term(field, value)
+
+    def add(self, doc: tantivy.Document) -> None:
+        self._writer.add_document(doc)
+
+
+@contextmanager
+def _committing(index: tantivy.Index, heap_size: int):
+    """A single-threaded writer whose work is committed (and merged) on success, rolled back on
+    any failure, and released either way so the next writer can take Tantivy's lock."""
+    writes = _Writes(index.writer(heap_size=heap_size, num_threads=1))
+    try:
+        yield writes
+        writes._writer.commit()
+        writes._writer.wait_merging_threads()
+    except BaseException:
+        writes._writer.rollback()
+        raise
+    finally:
+        writes._writer = None
 
 
 def _snippet(gens, src: dict, an: Analyzer) -> str:
