@@ -60,25 +60,10 @@ class CodesResult(msgspec.Struct, kw_only=True):
     dataset_note: str = DATASET_NOTE
 
 
-class ResolveResult(msgspec.Struct, kw_only=True):
+class ResolveResult(urnmod.Resolution, frozen=True, kw_only=True):
     """Offline resolution of act coordinates to identifiers and an Italian citation."""
 
-    urn: str
-    act_urn: str
-    api_urn: str | None
-    eli_uri: str | None
-    human_readable_citation: str
-    source_url: str
-    act_type: str
-    act_type_abbreviation: str
-    year: int | None
-    number: str | None
-    date: str | None
-    partial: bool
-    article: str | None = None
-    code_id: str | None = None
-    code_name: str | None = None
-    warnings: list[str] = msgspec.field(default_factory=list)
+    eli_uri: str | None = None
     dataset_note: str = DATASET_NOTE
 
 
@@ -349,13 +334,7 @@ async def it_resolve(app, act_type, year=None, number=None, date=None, article=N
         eli = _eli_uri(found[0].eli) if found else None
     except ItEliError:
         eli = None
-    return ResolveResult(
-        urn=res.urn, act_urn=res.act_urn, api_urn=res.api_urn, eli_uri=eli,
-        human_readable_citation=res.human_readable_citation, source_url=res.source_url, act_type=res.act_type,
-        act_type_abbreviation=res.act_type_abbreviation, year=res.year, number=res.number, date=res.date,
-        partial=res.partial, article=res.article, code_id=res.code_id, code_name=res.code_name,
-        warnings=list(res.warnings),
-    )
+    return ResolveResult(**msgspec.structs.asdict(res), eli_uri=eli)
 
 
 async def _fetch_and_store_act(app, target: Target, at_date: str | None):
