@@ -131,6 +131,56 @@ def child_fts5(archive: Path, db: Path) -> dict:
     return {"seconds": seconds, "load_seconds": t_load, "indexed": len(records), "errors": report.errors[:5]}
 
 
+def child_floor(archive: Path, work: Path, threads: int, heap_bytes: int) -> dict:
+    """What Tantivy alone costs, with the archive already read and every document already built:
+    CPU seconds (all threads) to index and commit the same documents as the real build (each part
+    in its field and again in `body`), `body` alone, and the full documents with the stemmer
+    taken out of `it_legal`. On a 2-core machine no build can take less than its total CPU / 2."""
+    import tantivy
+
+    import it_eli.decisions as decisions
+    from it_eli.analysis import build_tantivy_analyzer
+    from it_eli.cortecost import SourceReport, iter_source
+    from it_eli.schema import create_index, load_index_def
+
+    t = time.process_time()
+    records = list(iter_source(archive, SourceReport(source=str(archive))))
+    read_cpu = time.process_time() - t
+    t = time.process_time()
+    full = [decisions._document(d) for d in records]
+    document_cpu = time.process_time() - t
+    an = decisions._analyzer()
+    body_only = []
+    for d in records:
+        doc = tantivy.Document(ecli=d.ecli, anno=d.anno, numero=d.numero, tipologia=d.tipologia)
+        for part in decisions.PARTS:
+            text = getattr(d, part)
+            if text:
+                doc.add_text("body", an.prepare(text))
+        body_only.append(doc)
+    defn = load_index_def(decisions.DEFN_NAME)
+    out: dict[str, float] = {"read_cpu": read_cpu, "document_cpu": document_cpu}
+    for label, docs, no_stem in (("as_built", full, False), ("body_only", body_only, False),
+                                 ("as_built_no_stemmer", full, True)):
+        target = work / f"floor-{label}"
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        index = create_index(target, defn)
+        if no_stem:
+            index.register_tokenizer("it_legal", build_tantivy_analyzer("it_legal", disable=frozenset({"stemmer"})))
+        writer = index.writer(heap_size=heap_bytes, num_threads=threads)
+        c0, w0 = time.process_time(), time.perf_counter()
+        for doc in docs:
+            writer.add_document(doc)
+        writer.commit()
+        writer.wait_merging_threads()
+        out[f"{label}_cpu"] = time.process_time() - c0
+        out[f"{label}_wall"] = time.perf_counter() - w0
+        del writer, index
+        shutil.rmtree(target, ignore_errors=True)
+    return out
+
+
 def run_child(args: list[str], out: Path) -> tuple[dict, float, float]:
     """Run this module as a child; returns (its JSON answer, peak RSS in MB, wall seconds)."""
     t0 = time.perf_counter()
@@ -293,6 +343,19 @@ def render(res: dict) -> str:
         out.append(f"it_eli build: reading the archive {it['read_seconds']:.1f} s, Python per-document work "
                    f"(_document: msgpack + Analyzer.prepare) {it['document_seconds']:.1f} s, Tantivy indexing/commit "
                    f"and loop {it['tantivy_seconds']:.1f} s (writer heap {it['heap_mb']} MB, {it['threads']} threads)")
+    fl = res.get("floor")
+    if fl:
+        cores = os.cpu_count() or 1
+        need = ft["build_seconds"] / TARGETS["build_speedup"]
+        out.append(
+            f"CPU floor (diagnostic; documents read and built beforehand, CPU seconds over all threads): Tantivy "
+            f"indexing + commit of the documents as built (each part in its field and again in body) "
+            f"{fl['as_built_cpu']:.1f} CPU-s (wall {fl['as_built_wall']:.1f} s), body alone {fl['body_only_cpu']:.1f}, "
+            f"as built without the stemmer {fl['as_built_no_stemmer_cpu']:.1f}. On {cores} cores Tantivy's share "
+            f"alone takes at least {fl['as_built_cpu'] / cores:.1f} s (body alone {fl['body_only_cpu'] / cores:.1f} s, "
+            f"no stemmer {fl['as_built_no_stemmer_cpu'] / cores:.1f} s) before a byte of the archive is read; "
+            f"{TARGETS['build_speedup']:g}x FTS5 means the whole build in {need:.1f} s. "
+            f"(Reading {fl['read_cpu']:.1f} CPU-s and per-document Python {fl['document_cpu']:.1f} CPU-s come on top.)")
     if "it_eli_core.all" in q:
         a, b = q["it_eli_core.all"], q["it_eli_core.year"]
         out.append(f"it_eli without snippets (search + count + facets; diagnostic): p50/p95 {a['p50_ms']:.2f}/"
@@ -323,6 +386,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--heap-mb", type=int, default=192, help="it_eli writer heap (build_index heap_bytes)")
     ap.add_argument("--threads", type=int, default=2, help="it_eli writer threads")
     ap.add_argument("--regenerate", action="store_true", help="rewrite the corpus even if cached")
+    ap.add_argument("--no-floor", action="store_true",
+                    help="skip the CPU floor diagnostic (Tantivy alone on pre-built documents, ~1 min)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--archive", help=argparse.SUPPRESS)
     ap.add_argument("--target", help=argparse.SUPPRESS)
@@ -331,6 +396,8 @@ def main(argv: list[str]) -> int:
     if args.child:
         if args.child == "iteli":
             res = child_iteli(Path(args.archive), Path(args.target), args.heap_mb * 1_000_000, args.threads)
+        elif args.child == "floor":
+            res = child_floor(Path(args.archive), Path(args.target), args.threads, args.heap_mb * 1_000_000)
         else:
             res = child_fts5(Path(args.archive), Path(args.target))
         print(json.dumps(res))
@@ -370,6 +437,12 @@ def main(argv: list[str]) -> int:
     ft_size = dir_bytes(db)
     log(f"build: FTS5 {ft['indexed']} docs in {ft['seconds']:.1f} s, peak {ft_rss:.0f} MB, {ft_size / 1e6:.1f} MB")
 
+    floor = None
+    if not args.no_floor:
+        log("floor: Tantivy alone on pre-built documents (child process) ...")
+        floor, _, _ = run_child(["floor", "--archive", str(info.path), "--target", str(work),
+                                 "--heap-mb", str(args.heap_mb), "--threads", str(args.threads)], work / "floor.json")
+
     queries = make_queries(testdata, n=args.queries, seed=args.seed)
     years = sorted(info.by_year)
     qres = measure_queries(home, db, queries, years, args.rounds, args.seed)
@@ -383,6 +456,7 @@ def main(argv: list[str]) -> int:
         "fts5": {"build_seconds": ft["seconds"], "load_seconds": ft["load_seconds"], "wall_seconds": ft_wall,
                  "peak_mb": ft_rss, "index_mb": ft_size / 1e6, "indexed": ft["indexed"], "errors": ft["errors"]},
         "queries": qres,
+        "floor": floor,
         "n_queries": len(queries),
         "rounds": args.rounds,
         "machine": machine(),

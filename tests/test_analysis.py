@@ -7,10 +7,14 @@ through the shipped query compiler, exactly as searches are.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import tantivy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from it_eli.analysis import Analyzer, apostrophe_accent
+from it_eli.analysis import _ACCENT, Analyzer, apostrophe_accent
 from it_eli.query import QueryCompiler, parse_query
 from it_eli.schema import build_schema, load_index_def, register_analyzers
 
@@ -129,6 +133,32 @@ def test_apostrophe_filter_keeps_byte_length_and_leaves_elisions():
         assert len(apostrophe_accent(s).encode()) == len(s.encode())
     assert apostrophe_accent("dell'amministrazione") == "dell'amministrazione"
     assert apostrophe_accent("la facolta' e' piena") == "la facoltà è piena"
+
+
+_WORD_FINAL_QUOTE = re.compile(r"([aeiouAEIOU])'(?!\w)")
+_WORD_FINAL_TYPO_QUOTE = re.compile(r"(?<=\w)([aeiouAEIOU])\u2019(?!\w)")
+
+
+def _accent_by_definition(text: str) -> str:
+    """The rule as two regexes: a vowel + quote ending a word (or a lone E'), then the same
+    with the typographic quote after a letter, padded to keep the byte length."""
+
+    def straight(m: re.Match) -> str:
+        i = m.start()
+        after_letter = i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")
+        return _ACCENT[m.group(1)] if after_letter or m.group(1) in "eE" else m.group(0)
+
+    text = _WORD_FINAL_QUOTE.sub(straight, text)
+    return _WORD_FINAL_TYPO_QUOTE.sub(lambda m: _ACCENT[m.group(1)] + "  ", text)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(["a", "e", "E", "o", "x", "l", "'", "\u2019", " ", "_", "1", ".", "à", "\n"]),
+                max_size=12).map("".join))
+def test_apostrophe_filter_is_the_regex_rule(text):
+    """The fast literal scan accents exactly what the plain regex rule accents."""
+    assert apostrophe_accent(text) == _accent_by_definition(text)
+    assert len(apostrophe_accent(text).encode()) == len(text.encode())
 
 
 def test_display_text_is_not_folded():

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from it_eli.cortecost import SourceReport, iter_source
+from it_eli.cortecost import SourceReport, clean_text, iter_source
 from it_eli.decisions import DecisionIndex, build_index
 
 RECORD = {
@@ -139,3 +143,20 @@ def test_a_build_that_dies_half_way_leaves_the_previous_index_serving(tmp_path, 
         build_index(settings, [many], progress=progress)
     assert reader.stats().total == 12
     assert DecisionIndex(settings).search("legittimità").total > 0
+
+
+_BLANK_RUNS = re.compile(r"\n{3,}")
+_CLEAN_ALPHABET = [" ", "  ", "\n", "\r\n", "a", "é", "\u200b", "&#13;", "&amp;", "&nbsp;", "&#10;"] + [
+    c for c in map(chr, range(0x3001)) if c.isspace()
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_CLEAN_ALPHABET), max_size=16).map("".join))
+def test_clean_text_is_the_linewise_definition(raw):
+    """The whole-text cleaner gives exactly what a reader would get line by line: entities
+    decoded, every Unicode line break a newline, blanks folded, lines trimmed, one empty line."""
+    expected = html.unescape(raw.replace("&#13;", "")) if "&" in raw else raw
+    expected = "\n".join(" ".join(line.split()) for line in expected.splitlines())
+    expected = _BLANK_RUNS.sub("\n\n", expected).strip()
+    assert clean_text(raw) == expected
