@@ -62,6 +62,10 @@ def apostrophe_accent(text: str) -> str:
 
 CHAR_FILTERS = {"apostrophe_accent": apostrophe_accent}
 
+# What a match on an inflected form of a query word (`atti` for `atto`) is worth against the
+# form itself (Analyzer.weighted_variants; benchmarks/RESULTS.md, ranking).
+INFLECTION_WEIGHT = 0.7
+
 
 def mark_snippet(original: str, snippet: tantivy.Snippet) -> tuple[str, list[tuple[int, int]]]:
     """A tantivy snippet made on char-filtered text, cut from the ORIGINAL text with `**word**`
@@ -157,6 +161,9 @@ class Analyzer:
         if "elision_split" in disable:
             self._WORD = re.compile(NO_ELISION_SPLIT_PATTERN)
         self._tantivy = build_tantivy_analyzer(name, disable=disable)
+        self.stems = "stemmer" not in disable and any(
+            f["kind"] == "stemmer" for f in analyzer_specs()[name]["filters"]
+        )
         self._cache: dict[str, tuple[str, ...]] = {}
 
     @property
@@ -186,30 +193,43 @@ class Analyzer:
                 self._cache[word] = hit
         return hit
 
-    def term_variants(self, word: str) -> list[str]:
-        """Index terms a query word should match.
+    def term_variants(self, word: str, *, inflections: bool = True) -> list[str]:
+        """Index terms a query word should match (see `weighted_variants`)."""
+        return [term for term, _ in self.weighted_variants(word, inflections=inflections)]
 
-        A user who types `responsabilita` means `responsabilità`; Snowball stems the two
-        differently (the `-ità` rule needs the accent), so an unaccented final vowel also
-        tries its accented form. Words that are stopwords give [].
+    def weighted_variants(self, word: str, *, inflections: bool = True) -> list[tuple[str, float]]:
+        """Index terms a query word should match, with the weight each match is worth.
+
+        - The word's own term, weight 1.
+        - Its accent variant, weight 1: a user who types `responsabilita` means `responsabilità`,
+          and Snowball stems the two differently (the `-ità` rule needs the accent); the other
+          way round, texts that lost their accents still match.
+        - With `inflections`, in an analyzer that stems: the same word with its final vowel
+          swapped (a/e/i/o: singular/plural, masculine/feminine), weight INFLECTION_WEIGHT.
+          Snowball conflates most such pairs but not short words (`atto`/`atti`, `ente`/`enti`)
+          nor nouns it reads as verbs (`potere` -> pot, `poteri` -> poter; `parlamentare`/
+          `parlamentari`), where a lawyer expects the plural to find the singular.
+        Words that are stopwords give [].
         """
         base = self._analyze_word(word)
         if not base:
             return []
-        variants = [base[0]]
-        if (
-            "stemmer" not in self.disable
-            and "apostrophe_accent" not in self.disable
-            and len(word) >= 4
-            and word[-1] in "aeiouAEIOU"
-            and word.isalpha()
-        ):
-            other = self._analyze_word(word[:-1] + _ACCENT[word[-1]])
-            if other and other[0] not in variants:
-                variants.append(other[0])
-        elif "stemmer" not in self.disable and len(word) >= 4 and word[-1] in _UNACCENT:
-            # and the other way round: texts that lost their accents still match
-            other = self._analyze_word(word[:-1] + _UNACCENT[word[-1]])
-            if other and other[0] not in variants:
-                variants.append(other[0])
-        return variants
+        out = [(base[0], 1.0)]
+        seen = {base[0]}
+
+        def add(form: str, weight: float) -> None:
+            term = self._analyze_word(form)
+            if term and term[0] not in seen:
+                seen.add(term[0])
+                out.append((term[0], weight))
+
+        if "stemmer" not in self.disable and len(word) >= 4:
+            if "apostrophe_accent" not in self.disable and word[-1] in "aeiouAEIOU" and word.isalpha():
+                add(word[:-1] + _ACCENT[word[-1]], 1.0)
+            elif word[-1] in _UNACCENT:
+                add(word[:-1] + _UNACCENT[word[-1]], 1.0)
+        if inflections and self.stems and len(word) >= 4 and word.isalpha() and word[-1] in "aeioAEIO":
+            for vowel in "oiae":
+                if vowel != word[-1].lower():
+                    add(word[:-1] + vowel, INFLECTION_WEIGHT)
+        return out

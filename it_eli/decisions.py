@@ -545,10 +545,21 @@ class DecisionIndex:
         if not (1 <= limit <= MAX_LIMIT):
             raise InvalidArg(f"limit={limit}", valid=f"an integer from 1 to {MAX_LIMIT}")
         index, searcher, _ = self.searcher()
+        # newest deposit date first; decisions deposited the same day by number, highest first. The
+        # search takes every decision of the last dates the page reaches, so the tie order is ours.
         res = searcher.search(tantivy.Query.all_query(), limit=limit, order_by_field="data_deposito", order=tantivy.Order.Desc)
+        docs = [searcher.doc(addr).to_dict() for _, addr in res.hits]
+        if docs:
+            last_day = docs[-1]["data_deposito"][0]
+            same_day = searcher.search(
+                tantivy.Query.term_query(index.schema, "data_deposito", last_day), limit=MAX_LIMIT * 4
+            )
+            seen = {d["ecli"][0] for d in docs}
+            docs += [f for f in (searcher.doc(a).to_dict() for _, a in same_day.hits) if f["ecli"][0] not in seen]
+            docs.sort(key=lambda f: (f["data_deposito"][0], f["anno"][0], f["numero"][0]), reverse=True)
+            docs = docs[:limit]
         out = []
-        for _, addr in res.hits:
-            f = searcher.doc(addr).to_dict()
+        for f in docs:
             tip = f["tipologia"][0]
             a, n, e = f["anno"][0], f["numero"][0], f["ecli"][0]
             out.append(RecentDecision(
@@ -634,7 +645,8 @@ def _as_int(name: str, value: int | str | None) -> int | None:
         return value
     s = str(value).strip()
     if not s.isdigit():
-        raise InvalidArg(f"{name}={value!r} is not a number", valid=f"{name} as an integer, e.g. 238")
+        example = {"anno": "2014", "numero": "238"}.get(name, "238")
+        raise InvalidArg(f"{name}={value!r} is not a number", valid=f"{name} as an integer, e.g. {example}")
     return int(s)
 
 
@@ -648,6 +660,10 @@ def validate_decision_ref(ecli, anno, numero) -> tuple[str | None, int | None, i
                 valid="ECLI:IT:COST:<year>:<number>, e.g. ECLI:IT:COST:2014:238",
             )
         e_anno, e_num = int(m.group(1)), int(m.group(2))
+        this_year = dt.date.today().year
+        if not (1956 <= e_anno <= this_year + 1) or e_num <= 0:
+            raise InvalidArg(f"ecli={str(ecli)[:80]!r}: year {e_anno}, number {e_num}",
+                             valid=f"a year from 1956 (the Court's first decisions) to {this_year}, a number >= 1")
         if (anno_i is not None and anno_i != e_anno) or (numero_i is not None and numero_i != e_num):
             raise InvalidArg("ecli and anno/numero disagree", valid="give the ECLI alone, or anno and numero")
         return f"ECLI:IT:COST:{e_anno}:{e_num}", None, None

@@ -24,6 +24,7 @@ FILL_WITH_OR = True
 PROXIMITY_WEIGHT = 0.5
 PROXIMITY_SLOP = 3
 AND_FIRST_MAX_TERMS = 2  # longer queries: ranked by any word (+ proximity), not all-words-first
+MAX_PHRASE_VARIANTS = 16  # accent variants of a phrase's words tried together, at most
 TIE_BREAKER = 0.3  # a word's score = best field + tie_breaker x the other fields (an index may set its own)
 
 
@@ -56,7 +57,7 @@ class ParsedQuery(msgspec.Struct, frozen=True):
 
 
 _TOKEN = re.compile(
-    r'\s*(?:(?P<lp>\()|(?P<rp>\))|(?P<field>[A-Za-z_]+):(?=["\w])|(?P<quote>["\u201c\u201d«»])|(?P<word>[^\s()"\u201c\u201d«»]+))'
+    r'\s*(?:(?P<neg>[-+])(?=["\u201c\u201d«»(]|[A-Za-z_]+:["\w])|(?P<lp>\()|(?P<rp>\))|(?P<field>[A-Za-z_]+):(?=["\w])|(?P<quote>["\u201c\u201d«»])|(?P<word>[^\s()"\u201c\u201d«»]+))'
 )
 
 
@@ -69,7 +70,10 @@ def _lex(text: str, notes: list[str]) -> list[tuple[str, str]]:
         if not m or m.end() == pos:
             break
         pos = m.end()
-        if m.group("lp"):
+        if m.group("neg"):
+            if m.group("neg") == "-":  # -"a phrase", -field:word, -(a group)
+                tokens.append(("not", "-"))
+        elif m.group("lp"):
             tokens.append(("(", "("))
         elif m.group("rp"):
             tokens.append((")", ")"))
@@ -168,11 +172,17 @@ class _Parser:
         tok = self.peek()
         if tok and tok[0] == "not":
             self.take()
+            nxt = self.peek()
+            if nxt is None or nxt[0] in ("or", "and", ")"):
+                self.notes.append(f"operator {tok[1]!r} without an operand ignored")
+                return None
             child = self.unary()
             return Not(child) if child is not None else None
         return self.atom()
 
     def atom(self) -> Node | None:
+        if self.peek() is None:
+            return None
         kind, value = self.take()
         if kind == "(":
             self.depth += 1
@@ -243,6 +253,7 @@ class QueryCompiler:
         self.conjunction = conjunction
         self.tie_breaker = tie_breaker
         self.searchable_terms = 0
+        self.loosened = False  # an implicit AND of two or more words was compiled as OR
 
     def compile(self, node: Node) -> tantivy.Query | None:
         if isinstance(node, Term):
@@ -275,6 +286,8 @@ class QueryCompiler:
                 return None
             if positives == 0:
                 clauses.append((tantivy.Occur.Should, tantivy.Query.all_query()))
+            if occur == tantivy.Occur.Should and positives >= 2:
+                self.loosened = True
             return tantivy.Query.boolean_query(clauses)
         raise TypeError(node)
 
@@ -309,14 +322,33 @@ class QueryCompiler:
         words = analyzer.word_tokens(term.text)
         if not words:
             return None
-        if len(words) == 1 and not term.phrase or len(words) == 1:
-            raw_words = analyzer._WORD.findall(analyzer.prepare(term.text))
-            raw = raw_words[words[0][0]] if words[0][0] < len(raw_words) else term.text
-            variants = analyzer.term_variants(raw) or [words[0][1]]
-            qs = [tantivy.Query.term_query(self.schema, field, v) for v in variants]
-            return qs[0] if len(qs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in qs])
+        raw_words = analyzer._WORD.findall(analyzer.prepare(term.text))
+
+        def raw(pos: int) -> str:
+            return raw_words[pos] if pos < len(raw_words) else term.text
+
+        if len(words) == 1:
+            variants = analyzer.weighted_variants(raw(words[0][0])) or [(words[0][1], 1.0)]
+            qs = [
+                tantivy.Query.term_query(self.schema, field, v) if w == 1.0
+                else tantivy.Query.boost_query(tantivy.Query.term_query(self.schema, field, v), w)
+                for v, w in variants
+            ]
+            # the best-scoring form counts, so a text using two forms is not scored twice
+            return qs[0] if len(qs) == 1 else tantivy.Query.disjunction_max_query(qs, 0.0)
+        # a phrase: each word as written and in its accent variant (`"responsabilita dello Stato"`
+        # finds "responsabilità dello Stato"); inflections are not tried, a phrase is literal
         base = words[0][0]
-        return tantivy.Query.phrase_query(self.schema, field, [(p - base, t) for p, t in words])
+        choices = [[(p - base, t) for t in (analyzer.term_variants(raw(p), inflections=False) or [tok])]
+                   for p, tok in words]
+        phrases: list[list[tuple[int, str]]] = [[]]
+        for options in choices:
+            phrases = [ph + [opt] for ph in phrases for opt in options]
+            if len(phrases) > MAX_PHRASE_VARIANTS:
+                phrases = [[(p - base, t) for p, t in words]]
+                break
+        qs = [tantivy.Query.phrase_query(self.schema, field, ph) for ph in phrases]
+        return qs[0] if len(qs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in qs])
 
 
 # ---------------------------------------------------------------- the shipped search strategy
@@ -383,8 +415,8 @@ def ranked_search(
        heading, a question) is ranked as a whole by BM25 over any of its words plus the proximity
        bonus: requiring every word of a long query first mostly finds documents that happen to
        share its commonest words (`relaxed` is then True).
-    3. When fewer documents than the page needs have all the words and the query has at least two
-       plain words, the page is filled with the documents that have only some of them (ORed, BM25
+    3. When fewer documents than a page (`limit`, whatever the offset) have all the words and the
+       query has at least two plain words, the list is filled with the documents that have only some of them (ORed, BM25
        ranks those with more of the words first), after every document that has them all
        (`fill=False`: only when none has them all, the pre-issue-6 behaviour).
     `count` counts both groups. Raises QueryError when the query has no searchable word.
@@ -394,7 +426,8 @@ def ranked_search(
     catch-all field (IndexDef.catch_all) passes it among the default fields and as the proximity
     field, with tie_breaker 0 (IndexDef.tie_breaker, IndexDef.proximity_boosts).
     """
-    def compile_(conjunction: bool) -> tantivy.Query:
+    def compile_(conjunction: bool) -> tuple[tantivy.Query, bool]:
+        """The query, and whether some implicit AND was loosened into OR (else it is the AND)."""
         qc = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=conjunction,
                            tie_breaker=tie_breaker)
         q = qc.compile(parsed.root)
@@ -403,7 +436,7 @@ def ranked_search(
                 "the query has only stopwords or no searchable words",
                 valid="include at least one meaningful word (e.g. 'legittimità', 'responsabilità')",
             )
-        return q
+        return q, qc.loosened
 
     prox_fields = default_fields if proximity_fields is None else proximity_fields
     prox = proximity_query(parsed, schema, prox_fields, analyzers, weight=proximity) if proximity > 0 else None
@@ -421,14 +454,18 @@ def ranked_search(
     if q_and is None:
         compile_(True)  # raises the QueryError
     if parsed.plain_words >= 2 and qc_and.searchable_terms > and_first_max_terms:
-        q_or = compile_(False)
+        q_or, loosened = compile_(False)
         res = searcher.search(scored(q_or), limit=limit, offset=offset, count=True)
-        return RankedSearch(hits=list(res.hits), count=res.count, query=q_or, relaxed=True)
+        return RankedSearch(hits=list(res.hits), count=res.count, query=q_or, relaxed=loosened)
     res = searcher.search(scored(q_and), limit=limit, offset=offset, count=True)
     hits, count = list(res.hits), res.count
-    if parsed.plain_words < 2 or count >= offset + limit or (count > 0 and not fill):
+    # whether to fill depends on the query and the page size, never on the offset: every page of
+    # one query then belongs to the same list, with the same total
+    if parsed.plain_words < 2 or count >= limit or (count > 0 and not fill):
         return RankedSearch(hits=hits, count=count, query=q_and, relaxed=False)
-    q_or = compile_(False)
+    q_or, loosened = compile_(False)
+    if not loosened:  # explicit operators only: the OR query is the AND query
+        return RankedSearch(hits=hits, count=count, query=q_and, relaxed=False)
     rest = searcher.search(scored(q_or, exclude=q_and if count else None),
                            limit=limit - len(hits), offset=max(0, offset - count), count=True)
     if rest.count == 0:

@@ -205,3 +205,84 @@ def test_filters_written_inside_the_query_are_applied(index):
         index.search("questione anno:2001", anno=2002)
     with pytest.raises(InvalidArg):
         index.search("questione anno:1850")
+
+
+def _numbers(res):
+    return {h.numero for h in res.hits}
+
+
+def test_minus_excludes_a_phrase_a_field_word_and_a_group(index):
+    """`-"phrase"`, `-field:word` and `-(group)` exclude exactly what NOT does."""
+    everything = _numbers(index.search("Corte costituzionale", limit=50))
+    stampa = _numbers(index.search('"a mezzo stampa"', limit=50))
+    assert stampa and stampa < everything
+    assert _numbers(index.search('-"a mezzo stampa"', limit=50)) == _numbers(index.search('NOT "a mezzo stampa"', limit=50))
+    assert _numbers(index.search('-"a mezzo stampa"', limit=50)).isdisjoint(stampa)
+    sgarbi = _numbers(index.search("epigrafe:Sgarbi", limit=50))
+    assert sgarbi
+    minus_field = index.search("conflitto -epigrafe:Sgarbi", limit=50)
+    assert _numbers(minus_field) == _numbers(index.search("conflitto NOT epigrafe:Sgarbi", limit=50))
+    assert _numbers(minus_field).isdisjoint(sgarbi) and not minus_field.relaxed_to_or
+    assert _numbers(index.search("conflitto -(Sgarbi OR Bossi)", limit=50)).isdisjoint(
+        _numbers(index.search("Sgarbi OR Bossi", limit=50)))
+
+
+@pytest.mark.parametrize("query", ["diffamazione NOT", "fauna AND NOT", "fauna OR NOT", "NOT", "NOT NOT", "-", "( NOT )"])
+def test_dangling_not_is_ignored_with_a_note_or_a_query_error(index, query):
+    try:
+        res = index.search(query)
+    except QueryError as exc:
+        assert exc.valid
+        return
+    assert res.total > 0 and any("without an operand" in n for n in res.notes)
+
+
+def test_every_page_of_a_query_has_the_same_total_and_no_overlap(index):
+    """Paging through a two-word query whose AND fills the first page: one list, one total."""
+    pages = [index.search("Corte dei conti", limit=3, offset=o) for o in range(0, 15, 3)]
+    assert len({p.total for p in pages}) == 1
+    assert len({p.relaxed_to_or for p in pages}) == 1
+    seen = [h.ecli for p in pages for h in p.hits]
+    assert len(seen) == len(set(seen)) == min(pages[0].total, 15)
+
+
+def test_explicit_and_is_not_reported_as_relaxed(index):
+    for query in ("fauna AND capriolo AND motociclista", "(Sgarbi OR Bossi) AND diffamazione"):
+        res = index.search(query)
+        assert res.total > 0 and not res.relaxed_to_or
+        assert not any("only some" in n for n in res.notes)
+
+
+@pytest.mark.parametrize("singular,plural", [("atto", "atti"), ("potere", "poteri"), ("parlamentare", "parlamentari"),
+                                             ("ente", "enti")])
+def test_singular_and_plural_find_each_other_where_snowball_splits_them(index, singular, plural):
+    """Snowball leaves short words and -are/-ere nouns apart; the query tries the other form."""
+    one, other = _numbers(index.search(singular, limit=50)), _numbers(index.search(plural, limit=50))
+    assert one and one == other
+
+
+def test_exact_form_ranks_above_the_inflected_one(index):
+    """`atti` finds `atto` too, but a decision using `atti` itself comes first."""
+    res = index.search("atti", limit=50)
+    first = index.get_decision(ecli=res.hits[0].ecli, max_chars=50_000)
+    assert " atti " in " ".join(p.text for p in first.parts).lower().replace("\n", " ")
+
+
+def test_a_phrase_typed_without_accents_finds_the_accented_phrase(index):
+    accented = _numbers(index.search('"responsabilità dello Stato"'))
+    assert accented
+    assert _numbers(index.search('"responsabilita dello Stato"')) == accented
+    assert _numbers(index.search("\"responsabilita' dello Stato\"")) == accented
+
+
+def test_recent_orders_same_day_decisions_by_number(index):
+    recent = index.recent(limit=12).decisions
+    keys = [(d.data_deposito, d.numero) for d in recent]
+    assert keys == sorted(keys, reverse=True)
+    assert [d.numero for d in index.recent(limit=3).decisions] == [d.numero for d in recent[:3]]
+
+
+def test_ecli_with_an_impossible_year_is_invalid_like_anno(index):
+    with pytest.raises(InvalidArg) as exc:
+        index.get_decision(ecli="ECLI:IT:COST:1850:4")
+    assert "1956" in exc.value.valid
