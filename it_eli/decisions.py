@@ -9,6 +9,7 @@ from whichever part matched (ordinanze keep their reasoning in `epigrafe`).
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import logging
 import re
 import threading
@@ -420,7 +421,8 @@ class DecisionIndex:
         snippet_q = QueryCompiler(
             index.schema, {p: 1.0 for p in PARTS}, FIELD_ALIASES, self._analyzers, conjunction=False
         ).compile(parsed.root) or ranked.query
-        hits = self._hits(index, searcher, snippet_q, ranked.hits, probe=snippet_probe(parsed.root, _analyzer()))
+        hits = self._hits(index, searcher, snippet_q, ranked.hits, probe=snippet_probe(parsed.root, _analyzer()),
+                          phrases=phrase_probe(parsed.root, _analyzer()))
         facets = self._facets(searcher, self._with_filters(ranked.query, filters))
         notes = query_notes + list(parsed.notes)
         if ranked.relaxed:
@@ -449,7 +451,9 @@ class DecisionIndex:
         out["anno"].sort(key=lambda b: b.value, reverse=True)
         return out
 
-    def _hits(self, index, searcher, text_q, raw_hits, probe: re.Pattern | None = None) -> list[CaseHit]:
+    def _hits(
+        self, index, searcher, text_q, raw_hits, probe: re.Pattern | None = None, phrases: PhraseProbe | None = None,
+    ) -> list[CaseHit]:
         if not raw_hits:
             return []
         schema = index.schema
@@ -464,7 +468,7 @@ class DecisionIndex:
             doc = searcher.doc(addr)
             f = doc.to_dict()
             src = msgspec.msgpack.decode(f["src"][0])
-            snippet, part, highlights = _best_snippet(gens, src, an, probe)
+            snippet, part, highlights = _best_snippet(gens, src, an, probe, phrases)
             tip = f["tipologia"][0]
             anno, numero = f["anno"][0], f["numero"][0]
             ecli = f["ecli"][0]
@@ -697,9 +701,71 @@ def snippet_probe(root, an: Analyzer) -> re.Pattern | None:
 
     The snippet generator tokenizes everything it is given, so running it over a whole 40 KB
     decision for every hit and part dominated query time; the probe picks the part and a window
-    around the first match, and the generator runs on that window only.
+    around the densest cluster of matches, and the generator runs on that window only.
     """
-    from .query import And, Not, Or, Term
+    stems = _probe_stems(root, an)
+    if not stems:
+        return None
+    alternation = "|".join(_accent_tolerant(s) for s in sorted(stems, key=len, reverse=True))
+    return re.compile(rf"\b(?:{alternation})", re.I)
+
+
+class PhraseProbe(msgspec.Struct, frozen=True):
+    """Where a query's phrases stand in a text: a loose regex (the phrase's stems in order, at
+    most two words between them) proposes a place, the analyzer confirms it (same terms at the
+    same relative positions as the index would see them)."""
+
+    pattern: re.Pattern
+    phrases: list[list[tuple[int, frozenset[str]]]]  # per phrase: (relative position, accepted terms)
+
+    def find(self, text: str, an: Analyzer) -> int | None:
+        for m in itertools.islice(self.pattern.finditer(text), MAX_PROBE_MATCHES):
+            toks = an.word_tokens(m.group(0))
+            if not toks:
+                continue
+            got = [(p - toks[0][0], t) for p, t in toks]
+            for phrase in self.phrases:
+                if len(got) == len(phrase) and all(
+                    gp == pp and gt in terms for (gp, gt), (pp, terms) in zip(got, phrase)
+                ):
+                    return m.start()
+        return None
+
+
+def phrase_probe(root, an: Analyzer) -> PhraseProbe | None:
+    """The query's (positive) phrases, to show a phrase where it stands rather than in a part
+    that only has its words apart."""
+    from .query import And, Or, Term
+
+    patterns: list[str] = []
+    phrases: list[list[tuple[int, frozenset[str]]]] = []
+
+    def walk(node) -> None:
+        if isinstance(node, Term) and node.phrase:
+            raw = an._WORD.findall(an.prepare(node.text))
+            toks = an.word_tokens(node.text)
+            if len(toks) < 2:
+                return
+            expected, alts = [], []
+            for pos, tok in toks:
+                variants = an.term_variants(raw[pos], inflections=False) if pos < len(raw) else [tok]
+                variants = variants or [tok]
+                expected.append((pos - toks[0][0], frozenset(variants)))
+                alts.append("(?:" + "|".join(_accent_tolerant(v) for v in variants) + ")")
+            phrases.append(expected)
+            patterns.append(r"\b" + r"\w*(?:\W+\w+){0,3}?\W+".join(alts) + r"\w*")
+        elif isinstance(node, (And, Or)):
+            for c in node.children:
+                walk(c)
+
+    walk(root)
+    if not patterns:
+        return None
+    return PhraseProbe(pattern=re.compile("|".join(patterns), re.I), phrases=phrases)
+
+
+def _probe_stems(root, an: Analyzer) -> set[str]:
+    from .query import And, Or, Term
 
     stems: set[str] = set()
 
@@ -715,10 +781,7 @@ def snippet_probe(root, an: Analyzer) -> re.Pattern | None:
         # Not: its words are not in the hits
 
     walk(root)
-    if not stems:
-        return None
-    alternation = "|".join(_accent_tolerant(s) for s in sorted(stems, key=len, reverse=True))
-    return re.compile(rf"\b(?:{alternation})", re.I)
+    return stems
 
 
 _VOWEL_CLASSES = {"a": "[aàáâ]", "e": "[eèéê]", "i": "[iìíî]", "o": "[oòóô]", "u": "[uùúû]"}
@@ -729,26 +792,68 @@ def _accent_tolerant(stem: str) -> str:
     return "".join(_VOWEL_CLASSES.get(ch, re.escape(ch)) for ch in stem)
 
 
+MAX_PROBE_MATCHES = 100  # matches looked at per part when choosing the window
+PROBE_REGION_CHARS = 6000  # ... within this stretch from the first match
+CLUSTER_CHARS = 300  # about a snippet: the span in which distinct query words are counted
+
+
 def _window(text: str, probe: re.Pattern) -> tuple[int, int, int] | None:
-    """(start, end, distinct words matched inside) of a window around the first probe match."""
+    """(start, end, distinct words) of a window around the densest cluster of probe matches:
+    the span of CLUSTER_CHARS holding the most distinct query words, the tightest such span
+    first, so `responsabilità civile` is shown where the two words stand together, not where
+    `civile` first appears."""
     first = probe.search(text)
     if first is None:
         return None
-    pos = first.start()
-    start = max(0, pos - WINDOW_BEFORE)
-    end = min(len(text), pos + WINDOW_AFTER)
-    while start > 0 and not text[start - 1].isspace() and pos - start < WINDOW_BEFORE + 40:
-        start -= 1
-    while end < len(text) and not text[end].isspace() and end - pos < WINDOW_AFTER + 40:
-        end += 1
-    distinct = len({m.group(0).lower() for m in probe.finditer(text, pos, end)})
+    # matches are looked for in a bounded stretch after the first one: query time stays flat on
+    # 40 KB decisions, at the price of missing a denser cluster further on
+    region_end = first.start() + PROBE_REGION_CHARS
+    matches = [(m.start(), m.group(0).lower())
+               for m in itertools.islice(probe.finditer(text, first.start(), region_end), MAX_PROBE_MATCHES)]
+    best = (0, 0, matches[0][0])  # (distinct, -width, position)
+    for i, (pos, _) in enumerate(matches):
+        seen: set[str] = set()
+        width = 0
+        for later, key in itertools.takewhile(lambda m: m[0] - pos <= CLUSTER_CHARS, matches[i:]):
+            if key not in seen:
+                seen.add(key)
+                width = later - pos
+        best = max(best, (len(seen), -width, -pos))
+    distinct, _, neg_pos = best
+    start, end = _around(text, -neg_pos if neg_pos <= 0 else neg_pos)
     return start, end, distinct
 
 
-def _best_snippet(gens, src: dict, an: Analyzer, probe: re.Pattern | None = None) -> tuple[str, str | None, list[Highlight]]:
+def _around(text: str, pos: int, *, before: int = WINDOW_BEFORE, after: int = WINDOW_AFTER) -> tuple[int, int]:
+    """A window from `before` characters ahead of `pos` to `after` past it, widened to whole words."""
+    start = max(0, pos - before)
+    end = min(len(text), pos + after)
+    while start > 0 and not text[start - 1].isspace() and pos - start < before + 40:
+        start -= 1
+    while end < len(text) and not text[end].isspace() and end - pos < after + 40:
+        end += 1
+    return start, end
+
+
+def _best_snippet(
+    gens, src: dict, an: Analyzer, probe: re.Pattern | None = None, phrases: PhraseProbe | None = None,
+) -> tuple[str, str | None, list[Highlight]]:
     """The snippet of the part that matched best, cut from the ORIGINAL text."""
     best = None
-    if probe is not None:
+    if phrases is not None:
+        # a phrase query: the part where the phrase itself stands, around its first occurrence
+        for part in gens:
+            original = src.get(part) or ""
+            at = phrases.find(original, an) if original else None
+            if at is not None:
+                # narrow: the generator's best fragment must be the one holding the phrase
+                start, end = _around(original, at, before=60, after=SNIPPET_CHARS)
+                piece = original[start:end]
+                sn = gens[part].snippet_from_doc(tantivy.Document(**{part: an.prepare(piece)}))
+                if sn.highlighted():
+                    best = (len(sn.highlighted()), part, piece, sn)
+                    break
+    if best is None and probe is not None:
         windows = []
         for order, part in enumerate(gens):
             original = src.get(part) or ""

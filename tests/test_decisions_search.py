@@ -286,3 +286,22 @@ def test_ecli_with_an_impossible_year_is_invalid_like_anno(index):
     with pytest.raises(InvalidArg) as exc:
         index.get_decision(ecli="ECLI:IT:COST:1850:4")
     assert "1956" in exc.value.valid
+
+
+def test_a_phrase_snippet_comes_from_where_the_phrase_stands(index):
+    """`"manifesta inammissibilità"` stands in the dispositivo; the epigrafe only says
+    "manifestamente inammissibile": the snippet shows the phrase, both words marked."""
+    res = index.search('"manifesta inammissibilità"')
+    assert res.hits
+    for hit in res.hits:
+        assert hit.snippet_part == "dispositivo"
+        assert "**manifesta** **inammissibilità**" in hit.snippet
+    hit = index.search('"danni causati dalla fauna"').hits[0]
+    assert "**danni** **causati** dalla **fauna**" in hit.snippet
+
+
+def test_snippet_shows_the_words_where_they_stand_together(index):
+    """Decision 4 names `civile` early and `responsabilità` later; they stand together only in
+    "responsabilità civile": that is the place to show."""
+    hit = next(h for h in index.search("responsabilita civile", limit=20).hits if h.numero == 4)
+    assert "**responsabilità** **civile**" in hit.snippet
