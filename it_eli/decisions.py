@@ -20,6 +20,7 @@ from typing import Literal
 
 import msgspec
 import tantivy
+from unidecode import unidecode
 
 from . import __version__
 from .analysis import Analyzer, mark_snippet
@@ -28,7 +29,7 @@ from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
 from .errors import IndexMissing, InvalidArg, NotFound, QueryError
 from .indexdir import IndexDir
-from .query import QueryCompiler, parse_query, ranked_search
+from .query import MIN_PREFIX_CHARS, PREFIX_ENDINGS, QueryCompiler, parse_query, ranked_search
 from .schema import create_index, load_index_def, open_index, write_meta
 
 log = logging.getLogger(__name__)
@@ -770,7 +771,14 @@ def _probe_stems(root, an: Analyzer) -> set[str]:
     stems: set[str] = set()
 
     def walk(node) -> None:
-        if isinstance(node, Term):
+        if isinstance(node, Term) and node.prefix:
+            # `respons*`: the prefix as typed (folded) stands at the start of the words it found
+            stems.add(re.sub(r"[^0-9a-z]", "", unidecode(node.text).lower()))
+            for ending in PREFIX_ENDINGS:  # and the stems it was widened to (`respons` for `responsabilit*`)
+                stem = an._analyze_word(node.text + ending)
+                if stem and len(stem[0]) >= MIN_PREFIX_CHARS:
+                    stems.add(stem[0])
+        elif isinstance(node, Term):
             for word in an._WORD.findall(an.prepare(node.text)):
                 for v in an.term_variants(word):
                     if len(v) >= 2:
@@ -835,6 +843,27 @@ def _around(text: str, pos: int, *, before: int = WINDOW_BEFORE, after: int = WI
     return start, end
 
 
+def _probe_snippet(text: str, probe: re.Pattern) -> tuple[str, list[Highlight]] | None:
+    """A snippet around the first probe match with every probe-matched word marked `**word**`."""
+    first = probe.search(text) if text else None
+    if first is None:
+        return None
+    start, end = _around(text, first.start(), before=60, after=SNIPPET_CHARS - 60)
+    piece = text[start:end].replace("\n", " ")
+    pieces: list[str] = []
+    marks: list[Highlight] = []
+    cursor = length = 0
+    for m in re.finditer(probe.pattern + r"\w*", piece, re.I):
+        pieces.append(piece[cursor : m.start()])
+        length += m.start() - cursor
+        marks.append(Highlight(start=length + 2, end=length + 2 + len(m.group(0))))
+        pieces.append(f"**{m.group(0)}**")
+        length += len(m.group(0)) + 4
+        cursor = m.end()
+    pieces.append(piece[cursor:])
+    return "".join(pieces), marks
+
+
 def _best_snippet(
     gens, src: dict, an: Analyzer, probe: re.Pattern | None = None, phrases: PhraseProbe | None = None,
 ) -> tuple[str, str | None, list[Highlight]]:
@@ -867,6 +896,12 @@ def _best_snippet(
                 break
     if best is None:
         best = _full_part_snippet(gens, src, an)
+    if best is None and probe is not None:
+        # words the generator cannot point at (a `prefix*` word): marked where the probe finds them
+        for part in gens:
+            marked = _probe_snippet(src.get(part) or "", probe)
+            if marked is not None:
+                return marked[0], part, marked[1]
     if best is None:
         for part in ("epigrafe", "testo", "dispositivo"):
             text = src.get(part) or ""

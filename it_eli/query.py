@@ -1,7 +1,9 @@
 """The user query language, parsed here and compiled to Tantivy queries (never string-spliced).
 
 Syntax: words; "exact phrases"; AND / OR / NOT (upper case) and `-word`; parentheses;
-`field:word` or `field:"phrase"` for the fields an index allows. Words are ANDed by default;
+`field:word`, `field:"phrase"` or `field:(group)` for the fields an index allows; the Lucene
+suffixes AI assistants write: `word*` (prefix), `word~` / `word~2` (spelling distance),
+`word^2` (weight), `"phrase"~3` (words at most 3 positions apart). Words are ANDed by default;
 the caller may retry with OR when nothing matches. User text never reaches Tantivy's own query
 parser, so no character can change the query's structure.
 """
@@ -13,6 +15,7 @@ from collections.abc import Mapping
 
 import msgspec
 import tantivy
+from unidecode import unidecode
 
 from .analysis import Analyzer
 from .errors import InvalidArg, QueryError
@@ -32,6 +35,10 @@ class Term(msgspec.Struct, frozen=True, tag="term"):
     text: str
     field: str | None = None
     phrase: bool = False
+    prefix: bool = False  # `respons*`: any indexed term starting like the word
+    fuzzy: int = 0  # `fauna~1`: terms within this edit distance
+    boost: float = 1.0  # `fauna^2`
+    slop: int = 0  # `"danno ingiusto"~3`: the phrase's words at most this many positions apart
 
 
 class Not(msgspec.Struct, frozen=True, tag="not"):
@@ -57,7 +64,7 @@ class ParsedQuery(msgspec.Struct, frozen=True):
 
 
 _TOKEN = re.compile(
-    r'\s*(?:(?P<neg>[-+])(?=["\u201c\u201d«»(]|[A-Za-z_]+:["\w])|(?P<lp>\()|(?P<rp>\))|(?P<field>[A-Za-z_]+):(?=["\w])|(?P<quote>["\u201c\u201d«»])|(?P<word>[^\s()"\u201c\u201d«»]+))'
+    r'\s*(?:(?P<neg>[-+])(?=["\u201c\u201d«»(]|[A-Za-z_]+:["\w])|(?P<lp>\()|(?P<rp>\))|(?P<field>[A-Za-z_]+):(?=["\w(\u201c«])|(?P<quote>["\u201c\u201d«»])|(?P<word>[^\s()"\u201c\u201d«»]+))'
 )
 
 
@@ -88,6 +95,10 @@ def _lex(text: str, notes: list[str]) -> list[tuple[str, str]]:
             else:
                 tokens.append(("phrase", text[pos:end]))
                 pos = end + 1
+                slop = _PHRASE_SLOP.match(text, pos)
+                if slop:
+                    tokens.append(("slop", slop.group(1) or "1"))
+                    pos = slop.end()
         else:
             word = m.group("word")
             if word in ("AND", "&&"):
@@ -106,6 +117,14 @@ def _lex(text: str, notes: list[str]) -> list[tuple[str, str]]:
     return tokens
 
 
+_PHRASE_SLOP = re.compile(r"~(\d{0,2})(?![\w])")
+_WORD_SUFFIX = re.compile(r"^(?P<word>.*?\w)(?:(?P<star>\*)|~(?P<fuzzy>\d?)|\^(?P<boost>\d{1,2}(?:\.\d+)?))$")
+MIN_PREFIX_CHARS = 3
+MAX_FUZZY = 2
+MAX_SLOP = 20
+MAX_BOOST = 10.0
+
+
 def _find_closing_quote(text: str, start: int) -> int:
     for i in range(start, len(text)):
         if text[i] in '"\u201c\u201d«»':
@@ -120,6 +139,13 @@ class _Parser:
         self.notes = notes
         self.plain_words = 0
         self.depth = 0
+
+    def _slop(self) -> int:
+        nxt = self.peek()
+        if nxt is not None and nxt[0] == "slop":
+            self.take()
+            return min(int(nxt[1]), MAX_SLOP)
+        return 0
 
     def peek(self) -> tuple[str, str] | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -197,21 +223,77 @@ class _Parser:
             return node
         if kind == "field":
             nxt = self.peek()
+            if nxt is not None and nxt[0] == "(":
+                group = self.atom()
+                return _scoped(group, value) if group is not None else None
             if nxt is None or nxt[0] not in ("word", "phrase"):
-                raise QueryError(f"'{value}:' is not followed by a word or a phrase", valid='field:word or field:"a phrase"')
+                raise QueryError(f"'{value}:' is not followed by a word or a phrase",
+                                 valid='field:word, field:"a phrase" or field:(some words)')
             k2, v2 = self.take()
-            return Term(v2, field=value, phrase=(k2 == "phrase"))
+            if k2 == "phrase":
+                return Term(v2, field=value, phrase=True, slop=self._slop())
+            return _word_term(v2, value, self.notes)
         if kind == "phrase":
-            return Term(value, phrase=True)
+            return Term(value, phrase=True, slop=self._slop())
         if kind == "word":
             self.plain_words += 1
-            return Term(value)
+            return _word_term(value, None, self.notes)
+        if kind == "slop":
+            return None
         # stray operator (e.g. "AND" at the start): treat as nothing
         self.notes.append(f"operator {value!r} without an operand ignored")
         return None
 
 
 _HAS_WORD = re.compile(r"\w")
+
+
+def _word_term(word: str, field: str | None, notes: list[str]) -> Term:
+    """A word, with the Lucene suffix an AI assistant may have added read as what it means."""
+    m = _WORD_SUFFIX.match(word)
+    if m is None:
+        return Term(word, field=field)
+    base = m.group("word")
+    if m.group("star"):
+        if len(re.sub(r"\W", "", base)) < MIN_PREFIX_CHARS:
+            notes.append(f"'{word}': a prefix needs at least {MIN_PREFIX_CHARS} letters; searched as a word")
+            return Term(base, field=field)
+        return Term(base, field=field, prefix=True)
+    if m.group("fuzzy") is not None:
+        return Term(base, field=field, fuzzy=min(int(m.group("fuzzy") or 1), MAX_FUZZY))
+    boost = float(m.group("boost"))
+    if not 0 < boost <= MAX_BOOST:
+        notes.append(f"'{word}': weight out of range (0 to {MAX_BOOST:g}); searched with weight 1")
+        return Term(base, field=field)
+    return Term(base, field=field, boost=boost)
+
+
+PREFIX_ENDINGS = ("", "a", "e", "i", "o", "à", "è", "ì", "ò", "ù")
+
+
+def prefix_pattern(prefix: str, analyzer: Analyzer) -> str:
+    """The regex over index terms for `prefix*`. Terms are stems, often shorter than the words
+    they stand for (`responsabilità` -> `respons`), so besides every term starting with the
+    prefix, the stems of the prefix completed by a final vowel match too: `responsabilit*` finds
+    `respons`, `fau*` finds `faun`."""
+    p = re.sub(r"[^0-9a-z]", "", unidecode(prefix).lower())
+    alternatives = [re.escape(p) + ".*"]
+    for ending in PREFIX_ENDINGS:
+        stem = analyzer._analyze_word(prefix + ending)
+        if stem and len(stem[0]) >= MIN_PREFIX_CHARS and stem[0].isalnum():
+            alternatives.append(re.escape(stem[0]))
+    return "|".join(dict.fromkeys(alternatives))
+
+
+def _scoped(node: Node, field: str) -> Node:
+    """`field:(a OR b)`: every word of the group searched in that field (unless it names its own)."""
+    if isinstance(node, Term):
+        return node if node.field else msgspec.structs.replace(node, field=field)
+    if isinstance(node, Not):
+        return Not(_scoped(node.child, field))
+    if isinstance(node, And):
+        return And([_scoped(c, field) for c in node.children], explicit=node.explicit)
+    return Or([_scoped(c, field) for c in node.children])
 
 
 def parse_query(text: str) -> ParsedQuery:
@@ -327,15 +409,17 @@ class QueryCompiler:
         def raw(pos: int) -> str:
             return raw_words[pos] if pos < len(raw_words) else term.text
 
+        if term.prefix or term.fuzzy:
+            # the word as the index has it (stemmed, folded), then expanded over the term dictionary
+            stem = words[-1][1]
+            if term.prefix:
+                q = tantivy.Query.regex_query(self.schema, field, prefix_pattern(raw(words[-1][0]), analyzer))
+            else:
+                q = tantivy.Query.fuzzy_term_query(self.schema, field, stem, distance=term.fuzzy)
+            return tantivy.Query.boost_query(q, term.boost) if term.boost != 1.0 else q
         if len(words) == 1:
-            variants = analyzer.weighted_variants(raw(words[0][0])) or [(words[0][1], 1.0)]
-            qs = [
-                tantivy.Query.term_query(self.schema, field, v) if w == 1.0
-                else tantivy.Query.boost_query(tantivy.Query.term_query(self.schema, field, v), w)
-                for v, w in variants
-            ]
-            # the best-scoring form counts, so a text using two forms is not scored twice
-            return qs[0] if len(qs) == 1 else tantivy.Query.disjunction_max_query(qs, 0.0)
+            q = self._single_word(field, analyzer, raw(words[0][0]), words[0][1])
+            return tantivy.Query.boost_query(q, term.boost) if term.boost != 1.0 else q
         # a phrase: each word as written and in its accent variant (`"responsabilita dello Stato"`
         # finds "responsabilità dello Stato"); inflections are not tried, a phrase is literal
         base = words[0][0]
@@ -347,8 +431,19 @@ class QueryCompiler:
             if len(phrases) > MAX_PHRASE_VARIANTS:
                 phrases = [[(p - base, t) for p, t in words]]
                 break
-        qs = [tantivy.Query.phrase_query(self.schema, field, ph) for ph in phrases]
-        return qs[0] if len(qs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in qs])
+        qs = [tantivy.Query.phrase_query(self.schema, field, ph, term.slop) for ph in phrases]
+        q = qs[0] if len(qs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in qs])
+        return tantivy.Query.boost_query(q, term.boost) if term.boost != 1.0 else q
+
+    def _single_word(self, field: str, analyzer: Analyzer, raw_word: str, token: str) -> tantivy.Query:
+        variants = analyzer.weighted_variants(raw_word) or [(token, 1.0)]
+        qs = [
+            tantivy.Query.term_query(self.schema, field, v) if w == 1.0
+            else tantivy.Query.boost_query(tantivy.Query.term_query(self.schema, field, v), w)
+            for v, w in variants
+        ]
+        # the best-scoring form counts, so a text using two forms is not scored twice
+        return qs[0] if len(qs) == 1 else tantivy.Query.disjunction_max_query(qs, 0.0)
 
 
 # ---------------------------------------------------------------- the shipped search strategy

@@ -305,3 +305,22 @@ def test_snippet_shows_the_words_where_they_stand_together(index):
     "responsabilità civile": that is the place to show."""
     hit = next(h for h in index.search("responsabilita civile", limit=20).hits if h.numero == 4)
     assert "**responsabilità** **civile**" in hit.snippet
+
+
+def test_lucene_suffixes_an_assistant_writes_mean_what_they_say(index):
+    """`word*`, `word~`, `word^2`, `"phrase"~N`, `field:(group)`: never a silent zero."""
+    assert _numbers(index.search("responsabilit*")) >= _numbers(index.search("responsabilità"))
+    hit = index.search("fau*").hits[0]
+    assert "**fauna**" in hit.snippet and hit.highlights
+    assert _numbers(index.search("fuana~1")) == _numbers(index.search("fauna"))  # a transposition
+    assert index.search("fauna^3 Stato").hits[0].numero == index.search("fauna").hits[0].numero
+    assert not _numbers(index.search('"danni fauna"'))
+    assert _numbers(index.search('"danni fauna"~3')) == _numbers(index.search('"danni causati dalla fauna"'))
+    assert _numbers(index.search("epigrafe:(fauna OR Sgarbi)", limit=50)) == (
+        _numbers(index.search("epigrafe:fauna", limit=50)) | _numbers(index.search("epigrafe:Sgarbi", limit=50)))
+
+
+@pytest.mark.parametrize("query,note", [("fa*", "at least 3 letters"), ("fauna^99", "weight out of range")])
+def test_unusable_suffixes_are_dropped_with_a_note(index, query, note):
+    res = index.search(query)
+    assert any(note in n for n in res.notes)
