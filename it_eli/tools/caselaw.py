@@ -75,10 +75,12 @@ async def ensure_decisions(app) -> None:
 @tool("it_case_search", CaseSearchParams, CaseSearchResult)
 async def it_case_search(app, query, anno=None, year_from=None, year_to=None, tipologia=None, relatore=None, limit=10, offset=0):
     """Search the Italian Constitutional Court's decisions (every sentenza and ordinanza since 1956)
-    with Italian stemming and accent folding. One or two words must all match (documents with only
-    some of them then fill the page, said in notes); longer queries are ranked by relevance over
-    all their words; "quoted phrases"; AND/OR/NOT; field:word for epigrafe, testo, dispositivo, relatore;
-    anno:YYYY and tipologia:sentenza|ordinanza inside the query act as the filters.
+    with Italian stemming and accent folding (a word also finds its singular/plural; accents are
+    optional). One or two words must all match (documents with only some of them then fill the
+    list, said in notes); longer queries are ranked by relevance over all their words; "quoted
+    phrases" ("phrase"~3: words at most 3 apart); AND/OR/NOT and -word / -"phrase"; word* (prefix),
+    word~ (spelling distance), word^2 (weight); field:word or field:(a OR b) for epigrafe, testo,
+    dispositivo, relatore; anno:YYYY and tipologia:sentenza|ordinanza inside the query act as the filters.
     Filters: anno, year_from/year_to, tipologia (sentenza|ordinanza), relatore. Returns ranked hits
     with ECLI, Italian citation, deposit date, highlighted snippet, plus facet counts by year and type."""
     await ensure_decisions(app)
