@@ -34,6 +34,13 @@ MAX_RETRY_AFTER = 30.0  # a longer Retry-After is not waited for: the call fails
 MIN_DOWNLOAD_RATE = 16 * 1024  # bytes/s a download must average once past http_timeout (slow-drip guard)
 
 
+RETRY_LATER = "retry later: the upstream could not be reached or failed (this says nothing about whether the thing asked for exists)"
+
+
+def _retry_in(seconds: float | None) -> str:
+    return f"retry in {seconds:.0f} s or later" if seconds else RETRY_LATER
+
+
 class Response(msgspec.Struct, frozen=True):
     status: int
     url: str
@@ -209,7 +216,7 @@ class HttpClient:
                     self._record_failure(st)
                     raise UpstreamUnavailable(
                         f"{label}: {exc}; the upstream asks to retry in {exc.retry_after:.0f}s",
-                        url=url, retry_after_seconds=round(exc.retry_after, 1),
+                        valid=_retry_in(exc.retry_after), url=url, retry_after_seconds=round(exc.retry_after, 1),
                     )
                 delay = exc.retry_after if exc.retry_after is not None else 0.5 * (2**attempt)
                 if attempt + 1 < attempts:
@@ -224,17 +231,19 @@ class HttpClient:
                 st.failures = 0
                 raise NotFound(f"{label}: the upstream says this does not exist (HTTP {resp.status})", url=resp.url)
             self._record_failure(st)
-            raise UpstreamUnavailable(f"{label}: unexpected HTTP {resp.status}", status=resp.status, url=resp.url)
+            raise UpstreamUnavailable(f"{label}: unexpected HTTP {resp.status}", valid=RETRY_LATER, status=resp.status,
+                                      url=resp.url)
         self._record_failure(st)
         retry_after = last_error.retry_after if last_error is not None else None
-        raise UpstreamUnavailable(f"{label}: {last_error}", url=url, retry_after_seconds=retry_after)
+        raise UpstreamUnavailable(f"{label}: {last_error}", valid=_retry_in(retry_after), url=url,
+                                  retry_after_seconds=retry_after)
 
     def _check_circuit(self, st: _HostState, key: str, label: str) -> None:
         remaining = st.open_until - time.monotonic()
         if remaining > 0:
             raise UpstreamUnavailable(
                 f"{label}: {self.circuit_threshold} failures in a row, not contacting this host for a while",
-                host=key.rsplit(":", 1)[0],
+                valid=_retry_in(remaining), host=key.rsplit(":", 1)[0],
                 retry_after_seconds=round(remaining, 1),
             )
 
@@ -372,7 +381,7 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
                         client._record_failure(st)
                         raise UpstreamUnavailable(
                             f"{what or url}: redirected to {urlsplit(nxt).hostname!r}, outside the upstream allow-list",
-                            url=url,
+                            valid=RETRY_LATER, url=url,
                         ) from None
                     ssl_ctx = client._ssl_contexts.get(urlsplit(current).hostname or "", client._default_ssl)
                     continue
@@ -383,7 +392,7 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
     except (aiohttp.ClientError, asyncio.TimeoutError, _TooSlow) as exc:
         tmp.unlink(missing_ok=True)
         client._record_failure(st)
-        raise UpstreamUnavailable(f"{what or url}: {type(exc).__name__}: {exc}", url=url)
+        raise UpstreamUnavailable(f"{what or url}: {type(exc).__name__}: {exc}", valid=RETRY_LATER, url=url)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -397,7 +406,7 @@ async def _save_body(client: HttpClient, r, st, tmp, max_bytes: int, label: str,
         raise NotFound(f"{label}: HTTP {r.status}", url=url)
     if r.status != 200:
         client._record_failure(st)
-        raise UpstreamUnavailable(f"{label}: HTTP {r.status}", status=r.status, url=url)
+        raise UpstreamUnavailable(f"{label}: HTTP {r.status}", valid=RETRY_LATER, status=r.status, url=url)
     size = 0
     started = time.monotonic()
     grace = client.settings.http_timeout

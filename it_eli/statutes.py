@@ -71,6 +71,7 @@ class StoredArticle(msgspec.Struct, kw_only=True):
     act_year: int | None
     kind: str = "act"  # 'act' (from a whole-act export) or 'article' (OpenData API)
     valid_to: str | None = None
+    original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated version
 
 
 class ActVersion(msgspec.Struct, kw_only=True):
@@ -89,6 +90,16 @@ class ActVersion(msgspec.Struct, kw_only=True):
     first_article: str | None
     last_article: str | None
     keys: list[str]
+    # When this version was last known to be the text in force today (a fetch without a date, or
+    # an import), None when it was only ever fetched for a past date: only such a version, while
+    # fresh, answers for "today".
+    current_at: str | None = None
+    # The latest date this version is known to be in force (the dates it was fetched for).
+    known_to: str | None = None
+
+    @property
+    def original(self) -> bool:
+        return self.version == ORIGINAL
 
 
 class StatuteHit(msgspec.Struct, kw_only=True):
@@ -113,6 +124,7 @@ class StatuteSearchResult(msgspec.Struct, kw_only=True):
     hits: list[StatuteHit]
     acts_in_index: int
     relaxed_to_or: bool = False
+    at_date: str | None = None  # the date whose versions were searched (None: today's)
     notes: list[str] = msgspec.field(default_factory=list)
     dataset_note: str = DATASET_NOTE
 
@@ -133,6 +145,22 @@ def version_label(in_force_date: str | None) -> str:
     return in_force_date or ORIGINAL
 
 
+def version_on(versions: list[ActVersion], day: str) -> ActVersion | None:
+    """The cached version in force on `day`: the newest one starting on or before it (a version
+    starting later, even a future one, is not that day's text); the original (no start date) when
+    no dated version starts by then. `versions` newest first, as `StatuteStore.versions` gives."""
+    for v in versions:
+        if v.in_force_date is not None and v.in_force_date <= day:
+            return v
+    return next((v for v in versions if v.in_force_date is None), None)
+
+
+def is_placeholder(text: str) -> bool:
+    """Normattiva's text for an article asked before it existed ("NON ANCORA ESISTENTE O VIGENTE",
+    OpenData API `urn_non_ancora_vigente.json`): not a text of the article."""
+    return "NON ANCORA ESISTENTE O VIGENTE" in (text or "")[:200].upper()
+
+
 def now_iso() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -142,16 +170,34 @@ def _citation(src: dict, article: str | None = None) -> str:
 
     act_type, number, date, year = src.get("act_type"), src.get("act_number"), src.get("act_date"), src.get("act_year")
     code = codes.lookup_act(act_type, year, number) if (act_type and year and number) else None
+    decree = bool(article and article.startswith("dec-"))  # an article of the decree approving a code
     if act_type == "costituzione":
         act = "Cost."
-    elif code is not None:
+    elif code is not None and not decree:
         act = code.abbreviation
     else:
         try:
             act = urnmod.act_citation(act_type or "", date=date, year=year, number=number)
         except Exception:
             act = src.get("act_title") or src.get("urn") or "atto"
-    return f"art. {article} {act}" if article else act
+    return f"{_article_citation(article)} {act}" if article else act
+
+
+def _article_citation(key: str) -> str:
+    """How a key is cited: 'art. 2043', 'disp. trans. XVIII', 'art. 12 allegato II.12', 'art. 1' (dec-1)."""
+    from .normattiva.akn import _int_to_roman
+
+    m = re.fullmatch(r"disp-trans-(\d+)", key)
+    if m:
+        return f"disp. trans. {_int_to_roman(int(m.group(1)))}"
+    m = re.fullmatch(r"dec-(.+)", key)
+    if m:
+        return f"art. {m.group(1)}"
+    m = re.fullmatch(r"(?P<group>[a-z][a-z0-9.]*(?:-[a-z0-9.]+)*?)-art-(?P<n>.+)", key)
+    if m:
+        word, _, rest = m.group("group").partition("-")
+        return f"art. {m.group('n')} {word}" + (f" {rest.upper()}" if rest else "")
+    return f"art. {key}"
 
 
 class StatuteStore:
@@ -254,17 +300,29 @@ class StatuteStore:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
     # ------------------------------------------------------------ writing
-    def add_act(self, act: Act, *, source_url: str, raw_xml: bytes | None = None, fetched_at: str | None = None) -> int:
-        """Store (or replace) every article of one version of an act. Returns the article count."""
+    def add_act(self, act: Act, *, source_url: str, raw_xml: bytes | None = None, fetched_at: str | None = None,
+                current: bool = True, as_of: str | None = None) -> int:
+        """Store (or replace) every article of one version of an act. Returns the article count.
+
+        `current`: this export is the text in force today (a fetch without a date, an import);
+        False for an export fetched for a past date (`as_of`), which then says nothing about
+        today. What was known before about the same version (when it was current, the latest date
+        it was in force) is kept.
+        """
         ident = act.identity
         if not ident.urn:
             raise InvalidArg("the act has no URN:NIR in its metadata", valid="a Normattiva Akoma Ntoso export")
         fetched_at = fetched_at or now_iso()
         version = version_label(ident.version_date)
         act_version = f"{ident.urn}@{version}"
+        prev = next((v for v in self.versions(ident.urn) if v.version == version), None)
+        current_at = fetched_at if current else (prev.current_at if prev else None)
+        known = [d for d in (as_of, prev.known_to if prev else None) if d]
+        known_to = max(known) if known else None
+        meta = {"fetched_at": fetched_at, "current_at": current_at, "known_to": known_to}
         if raw_xml is not None:
-            self._keep_raw(ident.urn, version, raw_xml, source_url)
-        docs = [self._document(act, a, version, act_version, source_url, fetched_at) for a in act.articles]
+            self._keep_raw(ident.urn, version, raw_xml, source_url, meta)
+        docs = [self._document(act, a, version, act_version, source_url, fetched_at, meta) for a in act.articles]
         self._replace("act_version", act_version, docs, heap_size=64_000_000)
         return len(docs)
 
@@ -287,7 +345,7 @@ class StatuteStore:
                 if catch_all:
                     doc.add_text(catch_all, prepared)
 
-    def _keep_raw(self, urn: str, version: str, raw: bytes, source_url: str) -> None:
+    def _keep_raw(self, urn: str, version: str, raw: bytes, source_url: str, meta: dict | None = None) -> None:
         self.raw_dir.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha256(f"{urn}@{version}".encode()).hexdigest()[:24]
         tmp = self.raw_dir / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"  # concurrent importers
@@ -295,15 +353,21 @@ class StatuteStore:
             fh.write(raw)
         tmp.replace(self.raw_dir / f"{name}.xml.gz")
         (self.raw_dir / f"{name}.url").write_text(source_url, encoding="utf-8")
+        if meta is not None:  # what `rebuild` needs to keep the version's freshness and coverage
+            (self.raw_dir / f"{name}.meta.json").write_bytes(msgspec.json.encode(meta))
 
-    def _document(self, act: Act, a, version: str, act_version: str, source_url: str, fetched_at: str) -> tantivy.Document:
+    def _document(self, act: Act, a, version: str, act_version: str, source_url: str, fetched_at: str,
+                  meta: dict | None = None) -> tantivy.Document:
         ident = act.identity
+        meta = meta or {}
         src = {
             "num": a.num, "heading": a.heading, "text": a.text,
             "commi": [{"num": c.num, "text": c.text} for c in a.commi],
             "amended": a.amended, "act_title": ident.title, "act_type": ident.act_type,
             "act_number": ident.number, "act_date": ident.date, "act_year": ident.year,
             "source_url": source_url, "eli": ident.eli,
+            # absent in documents written before: read as current when fetched (the old rule)
+            "current_at": meta.get("current_at", fetched_at), "known_to": meta.get("known_to"),
         }
         doc = tantivy.Document(
             doc_id=f"{ident.urn}#{a.key}@{version}", act_version=act_version, urn=ident.urn, eli=ident.eli or "",
@@ -349,17 +413,37 @@ class StatuteStore:
                 in_force_date=None if version == ORIGINAL else version, fetched_at=f0["fetched_at"][0],
                 source_url=src.get("source_url", ""), article_count=count,
                 first_article=f0["article"][0], last_article=f1["article"][0], keys=keys,
+                current_at=src.get("current_at", f0["fetched_at"][0]), known_to=src.get("known_to"),
             ))
         out.sort(key=lambda v: ("0" if v.version == ORIGINAL else v.version), reverse=True)
         return out
 
     def choose_version(self, urn: str, at_date: str | None) -> ActVersion | None:
-        """The newest version, or the newest whose in-force date is not after `at_date`."""
-        versions = self.versions(urn)
-        if at_date is None:
-            return versions[0] if versions else None
-        eligible = [v for v in versions if v.in_force_date and v.in_force_date <= at_date]
-        return eligible[0] if eligible else None
+        """The cached version in force on `at_date` (None: today), see `version_on`."""
+        from .normattiva.clock import today_iso
+
+        return version_on(self.versions(urn), at_date or today_iso())
+
+    def covers(self, versions: list[ActVersion], v: ActVersion, day: str, today: str, *, now: bool = False) -> bool:
+        """Whether the cached version `v` is known to be THE text of the act on `day`.
+
+        Only then may its content (or the absence of an article from it) be relied on without
+        asking Normattiva: `day` is its first day; or a day up to the latest one it was fetched for
+        (`known_to`); or, for the version cached as today's text and still fresh (`current_at`
+        within the TTL), any day from its start to today. `now`: the question is "today's text",
+        which only freshness answers (IT_ELI_STATUTE_TTL_DAYS). A version only proves what it covers.
+        """
+        if not now:
+            if v.in_force_date is not None and v.in_force_date == day:
+                return True
+            if v.in_force_date and v.known_to and v.in_force_date <= day <= v.known_to:
+                return True
+        current = version_on(versions, today)
+        if current is None or current.version != v.version or not v.current_at or not self.is_fresh(v.current_at):
+            return False
+        if v.in_force_date is None:
+            return day == today  # an original with no known start: only "today's text" is settled
+        return v.in_force_date <= day <= today
 
     def article_candidates(self, urn: str, key: str) -> list[StoredArticle]:
         """Every cached text of one article (all versions, exports and single fetches), newest first."""
@@ -385,13 +469,17 @@ class StatuteStore:
     def add_single_article(self, *, urn: str, key: str, heading: str | None, text: str, in_force_from: str | None,
                            in_force_to: str | None, repealed: bool, act_title: str | None, act_type: str | None,
                            act_number: str | None, act_date: str | None, act_year: int | None, eli: str | None,
-                           source_url: str, commi: list[dict] | None = None) -> None:
-        """Keep one article fetched through the OpenData API (its own in-force window)."""
+                           source_url: str, commi: list[dict] | None = None, original: bool = False) -> None:
+        """Keep one article fetched through the OpenData API (its own in-force window).
+
+        `original`: the answer to `@originale` (the first version), so a later request for the
+        original text can be served locally.
+        """
         version = in_force_from or ORIGINAL
         src = {
             "num": key, "heading": heading, "text": text, "commi": commi or [], "amended": "((" in text,
             "act_title": act_title, "act_type": act_type, "act_number": act_number, "act_date": act_date,
-            "act_year": act_year, "source_url": source_url, "eli": eli,
+            "act_year": act_year, "source_url": source_url, "eli": eli, "original": original,
         }
         doc_id = f"{urn}#{normalize_article_key(key)}@{version}"
         doc = tantivy.Document(
@@ -430,9 +518,12 @@ class StatuteStore:
         return gzip.decompress(path.read_bytes()) if path.exists() else None
 
     def find_urn_by_eli(self, eli_path: str) -> str | None:
-        """The URN of a cached act whose ELI starts with this path (version part optional)."""
+        """The URN of a cached act with this ELI (Gazzetta date + codice redazionale; the kind,
+        CONSOLIDATED or ORIGINAL, and the version part are not compared: they name the same act)."""
         index, searcher = self._searcher()
-        pattern = re.escape(eli_path.rstrip("/")) + "(/.*)?"
+        m = re.match(r"^(eli/id/\d{4}/\d{2}/\d{2}/[0-9A-Za-z]{8})", eli_path.strip("/"))
+        head = m.group(1) if m else eli_path.rstrip("/")
+        pattern = re.escape(head) + "(/.*)?"
         res = searcher.search(tantivy.Query.regex_query(index.schema, "eli", pattern), limit=1)
         if not res.hits:
             return None
@@ -457,6 +548,7 @@ class StatuteStore:
             source_url=src.get("source_url", ""), act_title=src.get("act_title"), act_type=src.get("act_type"),
             act_number=src.get("act_number"), act_date=src.get("act_date"), act_year=src.get("act_year"),
             kind=f["kind"][0], valid_to=f["valid_to"][0] or None,
+            original=bool(src.get("original")) or (version == ORIGINAL and f["kind"][0] == "act"),
         )
 
     def is_fresh(self, fetched_at: str) -> bool:
@@ -479,7 +571,53 @@ class StatuteStore:
         agg = searcher.aggregate(tantivy.Query.all_query(), {"u": {"terms": {"field": "urn", "size": 100000}}})
         return sorted(b["key"] for b in agg["u"]["buckets"])
 
-    def search(self, query: str, *, urn: str | None = None, limit: int = 10) -> StatuteSearchResult:
+    def _not_in_force(self, day: str) -> tantivy.Query | None:
+        """A query matching every cached text that is NOT the one in force on `day`, so a search
+        sees one text per article: of whole-act exports, only the version in force that day
+        (`version_on`); of single articles (OpenData API), only one whose window holds the day and
+        that is newer than that version's text. Memoized until the next commit."""
+        return self._memoized(("not_in_force", day), lambda: self._compute_not_in_force(day))
+
+    def _compute_not_in_force(self, day: str) -> tantivy.Query | None:
+        index, searcher = self._searcher()
+        schema = index.schema
+        clauses: list[tantivy.Query] = []
+        chosen: dict[str, str] = {}
+        for urn in self.list_acts():
+            versions = self.versions(urn)
+            pick = version_on(versions, day)
+            if pick is not None:
+                chosen[urn] = pick.version
+            for v in versions:
+                if pick is None or v.version != pick.version:
+                    clauses.append(tantivy.Query.term_query(schema, "act_version", f"{urn}@{v.version}"))
+        singles: dict[tuple[str, str], list[StoredArticle]] = {}
+        q = tantivy.Query.term_query(schema, "kind", "article")
+        for f in self._docs_where(searcher, index, q):
+            a = self._stored(f)
+            singles.setdefault((a.urn, a.article), []).append(a)
+        for (urn, key), arts in singles.items():
+            ok = [a for a in arts if a.in_force_date and a.in_force_date <= day
+                  and (a.valid_to is None or a.valid_to >= day) and not is_placeholder(a.text)]
+            best = max(ok, key=lambda a: (a.in_force_date, a.fetched_at)) if ok else None
+            for a in arts:
+                if a is not best:
+                    clauses.append(tantivy.Query.term_query(schema, "doc_id", f"{urn}#{key}@{a.version}"))
+            act_version = chosen.get(urn)
+            if best is None or act_version is None:
+                continue
+            if act_version != ORIGINAL and act_version >= best.in_force_date:
+                clauses.append(tantivy.Query.term_query(schema, "doc_id", f"{urn}#{key}@{best.version}"))
+            else:  # the single article is the newer text: the export's copy gives way
+                clauses.append(tantivy.Query.term_query(schema, "doc_id", f"{urn}#{key}@{act_version}"))
+        if not clauses:
+            return None
+        return tantivy.Query.boolean_query([(tantivy.Occur.Should, c) for c in clauses])
+
+    def search(self, query: str, *, urn: str | None = None, limit: int = 10, at_date: str | None = None) -> StatuteSearchResult:
+        """Ranked articles; each article once, in the text in force today (or on `at_date`)."""
+        from .normattiva.clock import today_iso
+
         if not (1 <= limit <= 50):
             raise InvalidArg(f"limit={limit}", valid="an integer from 1 to 50")
         parsed = parse_query(query)
@@ -488,7 +626,13 @@ class StatuteStore:
         analyzers = {"heading": self._an, "text": self._an, "act_title": self._an}
         if self.defn.catch_all:
             analyzers[self.defn.catch_all] = self._an
+        day = at_date or today_iso()
         filt = [tantivy.Query.term_query(index.schema, "urn", urn)] if urn else []
+        excluded = self._not_in_force(day)
+        if excluded is not None:
+            filt.append(tantivy.Query.boolean_query([
+                (tantivy.Occur.Must, tantivy.Query.all_query()), (tantivy.Occur.MustNot, excluded),
+            ]))
 
         ranked = ranked_search(
             searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit * 4, filters=filt,
@@ -504,7 +648,7 @@ class StatuteStore:
             f = searcher.doc(addr).to_dict()
             key = (f["urn"][0], f["article"][0])
             if key in seen:
-                continue  # another cached version of the same article
+                continue  # defensive: the filter leaves one text per article
             seen.add(key)
             src = msgspec.msgpack.decode(f["src"][0])
             version = f["in_force_date"][0]
@@ -519,8 +663,12 @@ class StatuteStore:
         notes = list(parsed.notes)
         if relaxed:
             notes.append("ranked by relevance over any of the words: articles with only some of them are included")
+        if at_date:
+            notes.append(f"each article once, in its text in force on {at_date} among the cached versions (acts with "
+                         "no cached version in force then are left out)")
         return StatuteSearchResult(
-            query=query, total=ranked.count, hits=hits, acts_in_index=self.acts_count(), relaxed_to_or=relaxed, notes=notes
+            query=query, total=ranked.count, hits=hits, acts_in_index=self.acts_count(), relaxed_to_or=relaxed,
+            at_date=at_date, notes=notes,
         )
 
     # ------------------------------------------------------------ rebuild
@@ -541,6 +689,14 @@ class StatuteStore:
                     url_file = gz.with_suffix("").with_suffix(".url")
                     source_url = url_file.read_text(encoding="utf-8") if url_file.exists() else ""
                     fetched_at = dt.datetime.fromtimestamp(gz.stat().st_mtime, dt.timezone.utc).isoformat(timespec="seconds")
+                    meta_file = gz.with_suffix("").with_suffix(".meta.json")
+                    meta = None
+                    if meta_file.exists():
+                        try:
+                            meta = msgspec.json.decode(meta_file.read_bytes())
+                            fetched_at = meta.get("fetched_at") or fetched_at
+                        except (msgspec.DecodeError, OSError, AttributeError):
+                            meta = None
                     try:
                         act = parse_act(gzip.decompress(gz.read_bytes()))
                     except (ItEliError, OSError, EOFError) as exc:
@@ -552,7 +708,7 @@ class StatuteStore:
                     act_version = f"{act.identity.urn}@{version}"
                     writes.delete("act_version", act_version)  # same version kept twice
                     for a in act.articles:
-                        writes.add(self._document(act, a, version, act_version, source_url, fetched_at))
+                        writes.add(self._document(act, a, version, act_version, source_url, fetched_at, meta))
                         n += 1
             write_meta(build, self.defn, {"created_at": now_iso(), "rebuilt": True})
             self.idir.publish(build)

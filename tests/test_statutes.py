@@ -87,6 +87,47 @@ def test_search(store):
     assert (L241, "2") in [(h.urn, h.article) for h in res.hits[:3]]
 
 
+def test_search_sees_one_text_per_article_in_force_on_the_day(store):
+    """Two cached versions of D.Lgs. 231/2001 (2026-01-24, 2026-06-02) and a single article from
+    the API: a search finds each article once, in its text in force that day; total counts articles."""
+    res = store.search("reati ambientali", urn=D231, limit=50)
+    assert res.hits[0].article == "25-undecies" and {h.in_force_date for h in res.hits} == {"2026-06-02"}
+    assert len({h.article for h in res.hits}) == len(res.hits)
+    old = store.search("reati ambientali", urn=D231, limit=50, at_date="2026-02-01")
+    assert {h.in_force_date for h in old.hits} == {"2026-01-24"} and old.total == res.total
+    assert store.search("reati ambientali", urn=D231, at_date="2025-01-01").total == 0  # nothing cached in force then
+    # an API article newer than the export replaces the export's copy; a future one replaces nothing
+    for start, text in (("2026-07-01", "nuovo testo sugli illeciti ambientali"), ("2099-01-01", "testo futuro ambientali")):
+        store.add_single_article(
+            urn=D231, key="25-undecies", heading="Reati ambientali", text=text, in_force_from=start, in_force_to=None,
+            repealed=False, act_title="t", act_type="decreto.legislativo", act_number="231", act_date="2001-06-08",
+            act_year=2001, eli=None, source_url="https://www.normattiva.it/x",
+        )
+    now = store.search("ambientali", urn=D231, limit=50)
+    hit = next(h for h in now.hits if h.article == "25-undecies")
+    assert hit.in_force_date == "2026-07-01" and [h.article for h in now.hits].count("25-undecies") == 1
+
+
+def test_version_coverage(store, testdata):
+    """A cached version settles only the days it covers (StatuteStore.covers)."""
+    from it_eli.normattiva.akn import parse_act
+
+    today = "2026-11-29"
+    vs = store.versions(D231)
+    new, old = vs
+    assert store.covers(vs, old, "2026-01-24", today)  # its first day
+    assert not store.covers(vs, old, "2026-02-01", today)  # a later day: a version in between may exist
+    assert store.covers(vs, new, "2026-07-01", today)  # the newest, imported (current) and fresh
+    assert store.covers(vs, new, today, today, now=True) and not store.covers(vs, old, today, today, now=True)
+    # an export fetched for a past day (not current) covers up to that day only, and keeps that knowledge
+    act = parse_act((testdata / AKN / "scabopdf__dlgs_231_2001.xml").read_bytes())
+    store.add_act(act, source_url="https://www.normattiva.it/x", current=False, as_of="2026-03-01")
+    vs = store.versions(D231)
+    old = next(v for v in vs if v.version == "2026-01-24")
+    assert old.known_to == "2026-03-01" and store.covers(vs, old, "2026-02-01", today)
+    assert not store.covers(vs, old, "2026-03-02", today)
+
+
 def test_search_snippet_of_a_huge_article_is_bounded(testdata, make_settings):
     """L. 296/2006 art. 1 is ~1 M characters: its snippet must not analyse the whole text."""
     import time

@@ -34,6 +34,7 @@ import msgspec
 from lxml import etree
 
 from it_eli.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
+from it_eli.normattiva import latin as _latin
 
 __all__ = [
     "Comma",
@@ -128,15 +129,9 @@ class Act(msgspec.Struct, dict=True):
 # Article keys
 # --------------------------------------------------------------------------------------------
 
-# Latin multiplicative adverbs used for inserted articles/commi. Compound forms first so that
-# "ter decies" is read as one suffix (regex alternation takes the first alternative that fits).
-_LATIN_UNITS = r"(?:un|duo|bis|ter|quater|quinquies|sexies|septies|octies|novies|nonies|semel)"
-_LATIN = (
-    r"(?:"
-    r"(?:" + _LATIN_UNITS + r"|unde|duode)?[\s_-]?(?:decies|vicies|tricies|quadragies|quinquagies)"
-    r"|bis|ter|quater|quinquies|sexies|septies|octies|novies|nonies"
-    r")"
-)
+# Latin multiplicative adverbs used for inserted articles/commi: one grammar shared with the URN
+# parser and the tools (latin.py), compound forms first ("ter decies" is one suffix).
+_LATIN = _latin.LATIN
 _KEY_RE = re.compile(
     r"(?P<n>\d+)\s*[-_\s]?\s*(?P<lat>" + _LATIN + r")?(?![a-z])\s*(?:[._\s]?\s*(?P<sub>\d+)(?![\d]))?",
     re.IGNORECASE,
@@ -207,7 +202,7 @@ def normalize_article_key(raw: str) -> str:
             key = m.group("n")
             if m.group("lat"):
                 # "nonies" and "novies" are both printed for the same suffix (c.p.p. 33-novies).
-                key += "-" + re.sub(r"[\s_-]", "", m.group("lat")).lower().replace("nonies", "novies")
+                key += "-" + _latin.canonical_suffix(m.group("lat"))
             if m.group("sub"):
                 key += "." + m.group("sub")
             return key

@@ -21,6 +21,7 @@ import msgspec
 from ..config import Settings
 from ..errors import IdentityMismatch, InvalidArg, NotAvailable, NotFound, UpstreamChanged, UpstreamUnavailable
 from ..http import HttpClient
+from . import clock as _clock
 from . import codes as _codes
 from .urn import Urn, article_key, citation_for, parse_iso_date, parse_reference, portal_url
 
@@ -329,6 +330,7 @@ def interpret_answer(
         raise UpstreamUnavailable(
             "the Normattiva OpenData API's firewall (WAF) blocked the request (HTTP 409); not retried",
             status=409, note="IPZS WAF answer; it rejects the request form, not the norm", urn=sent,
+            valid="retry later; the portal's export of the whole act is another route (it_get_act / it_get_text without article)",
         )
     err = _error_body(body) if status != 200 else {}
     code = str(err.get("code")) if err.get("code") is not None else None
@@ -337,7 +339,7 @@ def interpret_answer(
         raise UpstreamUnavailable(
             "the Normattiva OpenData API is not answering (HTTP 500"
             + (f", code {code}" if code else "") + "); this says nothing about the norm",
-            status=500, upstream_code=code, urn=sent,
+            status=500, upstream_code=code, urn=sent, valid="retry in a few minutes (the service's outages have lasted ~10 min)",
         )
     if status == 400:
         if code == "1003":
@@ -345,7 +347,8 @@ def interpret_answer(
                 "the OpenData API rejects this URN: the act does not exist (or the URN form is not accepted)",
                 urn=sent, upstream_code=code, upstream_message=message[:300],
             )
-        raise UpstreamUnavailable(f"the OpenData API answered 400 (code {code})", status=400, urn=sent, upstream_message=message[:300])
+        raise UpstreamUnavailable(f"the OpenData API answered 400 (code {code})", status=400, urn=sent,
+                                  upstream_message=message[:300], valid="retry later (the service sometimes answers 400 then 200)")
     if status == 404:
         if "No matching resource" in (err.get("description") or "") or err.get("type") == "Status report":
             raise UpstreamChanged("the OpenData API endpoint path is not recognised (gateway 404)", urn=sent)
@@ -361,7 +364,7 @@ def interpret_answer(
             )
         raise NotFound("the OpenData API says this act does not exist", urn=sent, upstream_message=message[:300])
     if status != 200:
-        raise UpstreamUnavailable(f"the OpenData API answered HTTP {status}", status=status, urn=sent)
+        raise UpstreamUnavailable(f"the OpenData API answered HTTP {status}", status=status, urn=sent, valid="retry later")
     try:
         doc = msgspec.json.decode(body)
     except msgspec.DecodeError:
@@ -378,7 +381,7 @@ def interpret_answer(
     text = parsed["text"]
     frm = _api_date(item.get("articoloDataInizioVigenza"))
     to = _api_date(item.get("articoloDataFineVigenza"))
-    today = today or _dt.date.today()
+    today = today or _clock.today()
     not_yet = "NON ANCORA ESISTENTE O VIGENTE" in text.upper()
     repealed = bool(re.search(r"\bABROGAT[OA]\b", text[:300])) and len(text) < 400
     if parsed["preamble"] and requested.article == "1":
@@ -482,7 +485,8 @@ async def fetch_act_types(client: HttpClient, settings: Settings) -> dict[str, s
         accept_statuses=(200, 409), what="Normattiva OpenData API",
     )
     if resp.status == 409:
-        raise UpstreamUnavailable("the Normattiva OpenData API's firewall (WAF) blocked the request (HTTP 409)", status=409)
+        raise UpstreamUnavailable("the Normattiva OpenData API's firewall (WAF) blocked the request (HTTP 409)", status=409,
+                                  valid="retry later")
     try:
         rows = msgspec.json.decode(resp.body)
         return {str(r["label"]): str(r["value"]) for r in rows}

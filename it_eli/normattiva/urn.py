@@ -19,6 +19,7 @@ from unidecode import unidecode
 
 from ..errors import InvalidArg
 from . import codes as _codes
+from . import latin as _latin
 
 DEFAULT_PORTAL = "https://www.normattiva.it"
 FIRST_YEAR = 1861  # Kingdom of Italy; Normattiva's corpus starts here.
@@ -121,14 +122,8 @@ def act_type_info(urn_type: str) -> ActType:
 
 # ---------------------------------------------------------------- article keys
 
-_LATIN = (
-    "bis", "ter", "quater", "quinquies", "sexies", "septies", "octies", "novies", "nonies", "decies",
-    "undecies", "duodecies", "terdecies", "quaterdecies", "quinquiesdecies", "sexiesdecies",
-    "septiesdecies", "octiesdecies", "noviesdecies", "vicies", "semel", "tredecies",
-)
-_LATIN_RE = "|".join(sorted(_LATIN, key=len, reverse=True))
 _ARTICLE_RE = re.compile(
-    rf"^\s*(?:art(?:icolo)?\.?\s*)?(\d+)\s*[-\s.]?\s*((?:{_LATIN_RE}))?((?:\.\d+)?)\s*\.?\s*$", re.I
+    rf"^\s*(?:art(?:icolo)?\.?\s*)?(\d+)\s*[-\s.]?\s*({_latin.LATIN})?(?![a-z])((?:\s*[.\s]\s*\d+)?)\s*\.?\s*$", re.I
 )
 
 
@@ -137,8 +132,11 @@ def article_key(raw: str | int) -> str:
     m = _ARTICLE_RE.match(str(raw))
     if not m:
         raise InvalidArg(f"not an article number: {raw!r}", valid="e.g. 2043, 21-septies, 25-bis.1")
-    num, ext, sub = m.group(1).lstrip("0") or "0", (m.group(2) or "").lower(), m.group(3) or ""
-    ext = ext.replace("nonies", "novies")  # both spellings are printed; akn.normalize_article_key agrees
+    num, ext, sub = m.group(1).lstrip("0") or "0", m.group(2) or "", m.group(3) or ""
+    if sub and not ext and not sub.lstrip().startswith("."):
+        raise InvalidArg(f"not an article number: {raw!r}", valid="e.g. 2043, 21-septies, 25-bis.1")
+    ext = _latin.canonical_suffix(ext)  # nonies -> novies: both are printed; akn.normalize_article_key agrees
+    sub = "." + re.sub(r"\D", "", sub) if sub else ""
     return num + (f"-{ext}" if ext else "") + sub
 
 

@@ -1,24 +1,31 @@
 """Legislation tools: codes, offline resolution, act metadata, article/act text, statute search.
 
-Order of channels for a text: the local statute index when it holds a fresh copy; otherwise the
-OpenData API for one article (about 1 KB) or the portal's Akoma Ntoso export for a whole act;
-every text fetched is stored. When Normattiva cannot be reached, a cached copy is served marked
-`stale`; with nothing cached the answer is `upstream_unavailable` — never "does not exist".
+Order of channels for a text: the local statute index when it holds a copy known to be the text
+asked for; otherwise the OpenData API for one article (about 1 KB) or the portal's Akoma Ntoso
+export for a whole act; every text fetched is stored. When Normattiva cannot be reached, a cached
+copy is served marked `stale`; with nothing cached the answer is `upstream_unavailable`.
+
+"Does not exist" (`not_found`) needs positive evidence: a complete text of the act known to be
+in force on the day asked that lacks the article, or a successful Normattiva answer saying so.
+A cached version proves only the days it covers (`StatuteStore.covers`); an upstream failure is
+never turned into an absence, and a local copy of an act outweighs an upstream "no such act".
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
+import html as _html
 import logging
 import re
 from typing import Literal
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import msgspec
 
 from ..budget import fit_end, json_cost
 from ..errors import (
-    IdentityMismatch,
     InvalidArg,
     ItEliError,
     NotAvailable,
@@ -26,15 +33,41 @@ from ..errors import (
     UpstreamChanged,
     UpstreamUnavailable,
 )
-from ..normattiva import api, codes, portal
+from ..http import check_url_allowed, host_key
+from ..normattiva import api, clock, codes, portal
 from ..normattiva import urn as urnmod
-from ..normattiva.akn import normalize_article_key, parse_act
-from ..statutes import DATASET_NOTE, ORIGINAL, StatuteSearchResult, StatuteStore, StoredArticle, _citation
+from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
+from ..normattiva.latin import LATIN
+from ..statutes import (
+    DATASET_NOTE,
+    ORIGINAL,
+    ActVersion,
+    StatuteSearchResult,
+    StatuteStore,
+    StoredArticle,
+    _citation,
+    is_placeholder,
+    version_on,
+)
 from .registry import tool
 
 log = logging.getLogger(__name__)
 
 UNREACHABLE = (UpstreamUnavailable, UpstreamChanged, NotAvailable)
+
+RETRY_HELP = (
+    "retry later (Normattiva may be down or blocking for a while; details.retry_after_seconds says when, if known); "
+    "to work offline, load the act's Akoma Ntoso export (normattiva.it, 'esporta in Akoma ntoso') with "
+    "`it-eli statutes import FILE.xml`"
+)
+
+ARTICLE_FORMS = (
+    "an article number as Normattiva prints it: '2043', '21-septies' (or '21 septies', '21septies'), "
+    "'25-bis.1' (or '25 bis 1'), with any Latin suffix up to quinquagies ('bis' … 'decies', 'undecies', "
+    "'duodevicies', 'undevicies', 'vicies', 'vicies semel' …); for the Costituzione's transitional "
+    "provisions 'XVIII' or 'disp. trans. XVIII'; an article of an annex as 'art. 12 allegato II.12'; or a "
+    "key exactly as it_get_act lists it ('dec-1', 'allegato-ii.12-art-12')"
+)
 
 
 # ---------------------------------------------------------------- contract
@@ -121,6 +154,7 @@ class TextResult(msgspec.Struct, kw_only=True):
     offset: int
     total_chars: int
     next_offset: int | None
+    original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated one
     notes: list[str] = msgspec.field(default_factory=list)
     dataset_note: str = DATASET_NOTE
 
@@ -132,11 +166,12 @@ class NoParams(msgspec.Struct, kw_only=True):
 
 
 class ResolveParams(msgspec.Struct, kw_only=True):
-    act_type: str
+    act_type: str | None = None
     year: int | str | None = None
     number: int | str | None = None
     date: str | None = None
     article: str | None = None
+    reference: str | None = None
 
 
 class GetActParams(msgspec.Struct, kw_only=True):
@@ -157,6 +192,33 @@ class SearchStatutesParams(msgspec.Struct, kw_only=True):
     query: str
     act: str | None = None
     limit: int = 10
+    at_date: str | None = None
+
+
+# ---------------------------------------------------------------- errors
+
+def _statute_errors(fn):
+    """Every unavailability the legislation tools report says what would work (`valid`)."""
+
+    @functools.wraps(fn)
+    async def wrapper(app, **kwargs):
+        try:
+            return await fn(app, **kwargs)
+        except UNREACHABLE as exc:
+            if not exc.valid:
+                exc.valid = RETRY_HELP
+            raise
+
+    return wrapper
+
+
+def _unavailable(message: str, cause: ItEliError | None = None, **details) -> UpstreamUnavailable:
+    if cause is not None:
+        details.setdefault("upstream_error", f"{cause.code}: {cause.message[:300]}")
+        for k in ("retry_after_seconds", "url", "status"):
+            if k in cause.details:
+                details.setdefault(k, cause.details[k])
+    return UpstreamUnavailable(message, valid=RETRY_HELP, **details)
 
 
 # ---------------------------------------------------------------- references
@@ -166,17 +228,36 @@ class Target(msgspec.Struct, kw_only=True):
 
     urn: str | None  # act-level URN as Normattiva exports write it (full date), when known
     ref: object  # Urn or Eli, for fetching
-    article: str | None = None
+    article: str | None = None  # as written ('25 bis 1', 'XVIII', '21-septies'); read by `_article_key`
     at_date: str | None = None
     eli_path: str | None = None
+    original: bool = False  # URN @originale / ELI ORIGINAL / portal 'originario'
+    notes: list[str] = msgspec.field(default_factory=list)
+    code_id: str | None = None  # when named as a code ('c.p.', 'preleggi')
+
+    @property
+    def is_costituzione(self) -> bool:
+        return (self.urn or "").startswith("urn:nir:stato:costituzione") or (
+            isinstance(self.ref, urnmod.Urn) and self.ref.act_type == "costituzione"
+        )
 
 
 _CITED = re.compile(
     r"^\s*(?P<type>[a-zA-Z.\s\-]+?)\s*(?:n\.?\s*)?(?P<num>\d+)\s*(?:/|del\s+|\s)\s*(?P<year>\d{4}|\d{2})\s*$", re.I
 )
+_REFERENCE_HELP = (
+    "a code name ('c.c.', 'codice penale', 'Cost.', 'TUEL' — see it_list_codes), a URN "
+    "(urn:nir:stato:legge:1990-08-07;241, or year-only urn:nir:stato:legge:1990;241, with ~art2, @originale, "
+    "!vig=YYYY-MM-DD), an ELI path (eli/id/1990/08/18/090G0294/CONSOLIDATED or /ORIGINAL), a www.normattiva.it "
+    "URL (uri-res/N2Ls?urn..., eli/id/..., atto/caricaDettaglioAtto?atto.dataPubblicazioneGazzetta=..&"
+    "atto.codiceRedazionale=.., do/atto/caricaAKN?dataGU=..&codiceRedaz=..), or a citation: 'l. 241/1990', "
+    "'d.lgs. 231/2001', 'art. 575 c.p.', 'c.p. art. 575', 'art. 3 della Costituzione'"
+)
+_PUBLIC_PORTAL_HOSTS = frozenset({"www.normattiva.it:443", "www.normattiva.it:80", "normattiva.it:443", "normattiva.it:80"})
+_SCHEME_RE = re.compile(r"^(?:[a-z][a-z0-9+.\-]*://|//|(?:javascript|data|file|ftp|mailto|gopher|about|blob|http|https):)", re.I)
 
 
-def _resolve_reference(store: StatuteStore, reference: str) -> Target:
+def _resolve_reference(store: StatuteStore, reference: str, *, portal_base: str | None = None) -> Target:
     ref_text = (reference or "").strip()
     if not ref_text:
         raise InvalidArg("reference is empty", valid=_REFERENCE_HELP)
@@ -184,43 +265,202 @@ def _resolve_reference(store: StatuteStore, reference: str) -> Target:
         raise InvalidArg("reference is too long", valid=_REFERENCE_HELP)
     code = codes.lookup_code(ref_text)
     if code is not None:
-        return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn))
-    if ref_text.lower().startswith(("urn:nir:", "eli/", "/eli/", "http://", "https://")) or "eli/id/" in ref_text:
-        if ref_text.startswith(("http://", "https://")):
-            host = re.sub(r"^https?://", "", ref_text).split("/", 1)[0].split("?", 1)[0].lower()
-            if not host.endswith("normattiva.it"):
-                raise InvalidArg(f"not a normattiva.it URL: {ref_text[:120]!r}", valid=_REFERENCE_HELP)
-        parsed = urnmod.parse_reference(ref_text)
-        if isinstance(parsed, urnmod.Eli):
-            path = parsed.path(with_version=False)
-            return Target(urn=store.find_urn_by_eli(path), ref=parsed, at_date=parsed.version_date, eli_path=path)
-        act = parsed.act_urn()
-        if parsed.partial:
-            act = store.find_full_urn(parsed) or None
-        return Target(urn=act, ref=parsed, article=parsed.article, at_date=parsed.vigenza)
-    m = _CITED.match(ref_text)
+        return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), code_id=code.id)
+    low = ref_text.lower()
+    if low.startswith(("www.normattiva.it/", "normattiva.it/")):
+        ref_text, low = "https://" + ref_text, "https://" + low
+    if low.startswith("urn:nir:"):
+        return _target_from_parsed(store, urnmod.parse_urn(ref_text))
+    if low.startswith(("eli/", "/eli/")):
+        return _target_from_parsed(store, urnmod.parse_eli(ref_text))
+    if _SCHEME_RE.match(ref_text):
+        return _target_from_url(store, ref_text, portal_base)
+    if re.match(r"^[^\s:]*eli/id/\d{4}/", ref_text, re.I):  # a bare ELI with a stray prefix ('./eli/id/...')
+        return _target_from_parsed(store, urnmod.parse_eli(ref_text))
+    return _target_from_text(store, ref_text)
+
+
+def _target_from_parsed(store: StatuteStore, parsed, at_date: str | None = None, original: bool = False) -> Target:
+    if isinstance(parsed, urnmod.Eli):
+        path = parsed.path(with_version=False)
+        return Target(urn=store.find_urn_by_eli(path), ref=parsed, at_date=at_date or parsed.version_date,
+                      eli_path=path, original=original or parsed.kind == "ORIGINAL")
+    act = parsed.act_urn()
+    if parsed.act_type == "costituzione":
+        act = codes.CODES_BY_ID["cost"].urn  # the exports write it without a date
+    elif parsed.partial:
+        act = store.find_full_urn(parsed) or None
+    return Target(urn=act, ref=parsed, article=parsed.article, at_date=at_date or parsed.vigenza,
+                  original=original or parsed.version == ORIGINAL)
+
+
+def _check_reference_url(url: str, portal_base: str | None) -> None:
+    allowed = set(_PUBLIC_PORTAL_HOSTS)
+    if portal_base:
+        allowed.add(host_key(portal_base))
+    try:
+        check_url_allowed(url, frozenset(allowed))
+    except InvalidArg as exc:
+        raise InvalidArg(f"not a normattiva.it URL: {url[:120]!r} ({exc.message})", valid=_REFERENCE_HELP) from None
+
+
+def _target_from_url(store: StatuteStore, url: str, portal_base: str | None) -> Target:
+    """www.normattiva.it URLs: exact host (or the configured portal), http(s), no user info."""
+    url = _html.unescape(url)
+    _check_reference_url(url, portal_base)
+    parts = urlsplit(url)
+    path, query = parts.path, parts.query
+    if path.rstrip("/").endswith("/uri-res/N2Ls") and query:
+        return _target_from_parsed(store, urnmod.parse_urn(unquote(query)))
+    if "/eli/id/" in path + "/":
+        return _target_from_parsed(store, urnmod.parse_eli(path))
+    q = {k: v[0] for k, v in parse_qs(query, keep_blank_values=True).items()}
+    gu = q.get("atto.dataPubblicazioneGazzetta") or q.get("dataGU") or ""
+    codice = q.get("atto.codiceRedazionale") or q.get("codiceRedaz") or ""
+    if re.search(r"/(?:atto/caricaDettaglioAtto\w*|do/atto/caricaAKN)$", path) and gu and codice:
+        # the act page's own links (normattiva-html/mcp-legal-it__landing_legge_241_1990.html)
+        try:
+            gu_iso = urnmod.parse_iso_date(gu[:10], "Gazzetta date")
+        except InvalidArg:
+            raise InvalidArg(f"unreadable Gazzetta date {gu!r} in the URL", valid=_REFERENCE_HELP) from None
+        if not re.fullmatch(r"[0-9A-Za-z]{8}", codice):
+            raise InvalidArg(f"unreadable codice redazionale {codice!r} in the URL", valid=_REFERENCE_HELP)
+        original = q.get("tipoDettaglio", "").lower() == "originario"
+        eli = urnmod.Eli(gu_date=gu_iso, codice_redazionale=codice.upper(), kind="ORIGINAL" if original else "CONSOLIDATED")
+        vig = q.get("atto.dataVigenza") or q.get("dataVigenza") or ""
+        at = None
+        if vig:
+            try:
+                at = urnmod.parse_iso_date(vig[:10], "dataVigenza")
+            except InvalidArg:
+                at = None
+            if at and at > clock.today_iso():
+                at = None
+        return _target_from_parsed(store, eli, at_date=at, original=original)
+    raise InvalidArg(f"this normattiva.it URL does not name an act: {url[:160]!r}", valid=_REFERENCE_HELP)
+
+
+# an article written in a citation: 'art. 25 bis 1', 'articolo 21-septies', 'art. 416-bis.1', 'artt. 3'
+_NUM = (
+    rf"\d+(?:(?:\s*[-‐–]\s*|\s*)(?:{LATIN})(?![a-z])(?:(?:\s*\.\s*|\s+)\d{{1,2}}(?![\d/]))?|\.\d{{1,2}}(?![\d/]))?"
+)
+_ART_WORD = r"(?<![a-z])(?:articol[oi]|artt?\.?|art(?=\s*\d))"
+_ART_MENTION = re.compile(rf"{_ART_WORD}\s*(?P<num>{_NUM})(?![a-z\d])", re.I)
+_ART_WORD_RE = re.compile(rf"{_ART_WORD}(?![a-z])", re.I)
+_DISP_TRANS = re.compile(
+    r"(?<![a-z])(?:(?:art(?:icolo)?\.?\s*)?(?P<r1>(?-i:[IVXL]+))\s*(?:,\s*)?(?:delle\s+)?disp(?:osizion[ei])?\.?\s*trans(?:itori[ae])?\.?"
+    r"(?:\s*(?:e\s*)?fin(?:al[ei])?\.?)?"
+    r"|disp(?:osizion[ei])?\.?\s*trans(?:itori[ae])?\.?(?:\s*(?:e\s*)?fin(?:al[ei])?\.?)?\s*(?P<r2>[IVXL]+|\d+))(?![a-z])",
+    re.I,
+)
+_ART_ROMAN = re.compile(r"(?<![a-z])(?:articolo|art\.?)\s*(?P<r>(?-i:[IVXL]+))(?![a-z\d])", re.I)
+_ANNEX = re.compile(
+    r"(?:,\s*)?(?:(?:dell['’]\s*|del\s+|nell['’]\s*|all['’]\s*)?(?<![a-z])(?:allegato|all\.)\s*(?P<annex>[A-Z0-9]+(?:[.\-][A-Z0-9]+)*))(?![a-z\d])",
+    re.I,
+)
+_SUBDIVISION = re.compile(
+    rf",?\s*(?:(?:comma|commi|co\.|c\.)\s*\d+(?:\s*[-\s]?\s*(?:{LATIN})(?![a-z]))?|(?:lettera|lett\.)\s*[a-z]{{1,2}}\)?)",
+    re.I,
+)
+_CONNECTOR = re.compile(r"^(?:del|della|dello|delle|dei|degli|dell['’]|di|nel|nella|nello|nell['’])\s*(?<=\s|['’])", re.I)
+
+
+def _target_from_text(store: StatuteStore, text: str) -> Target:
+    """A reference written as a lawyer cites it: the article (before or after the act), an
+    annex, commi/lettere (not selected), then the act by code name, 'type n/yyyy' or any form the
+    citation extractor reads."""
+    article: str | None = None
+    notes: list[str] = []
+    rest = text
+    m = _DISP_TRANS.search(rest)
+    if m:
+        article = f"disp. trans. {m['r1'] or m['r2']}"
+        rest = rest[: m.start()] + " " + rest[m.end():]
+    else:
+        m = _ART_MENTION.search(rest)
+        if m:
+            article = re.sub(r"\s+", " ", m["num"])
+            rest = rest[: m.start()] + " " + rest[m.end():]
+        else:
+            m = _ART_ROMAN.search(rest)
+            if m:
+                article = m["r"]
+                rest = rest[: m.start()] + " " + rest[m.end():]
+            elif _ART_WORD_RE.search(rest):
+                raise InvalidArg(f"cannot read the article number in {text[:120]!r}", valid=ARTICLE_FORMS)
+    annex = None
+    am = _ANNEX.search(rest)
+    if am and article is not None:
+        annex = am["annex"]
+        rest = rest[: am.start()] + " " + rest[am.end():]
+    sub = _SUBDIVISION.search(rest)
+    if sub and article is not None:
+        notes.append(f"'{sub.group(0).strip(' ,')}' is not selected: the whole article is returned")
+        rest = _SUBDIVISION.sub(" ", rest)
+    act_text = re.sub(r"\s+", " ", rest).strip(" ,;:-")
+    act_text = _CONNECTOR.sub("", act_text).strip(" ,;:-")
+    if not act_text:
+        raise InvalidArg(f"the reference names no act: {text[:120]!r}", valid=_REFERENCE_HELP)
+    target = _act_target(store, act_text, strict=article is not None)
+    if target is None:
+        if article is not None and re.match(r"^(?:e|ed|,|-|–)\s*\d", act_text):
+            raise InvalidArg(f"{text[:120]!r} names several articles: ask for one article at a time",
+                             valid="e.g. 'art. 575 c.p.', then 'art. 577 c.p.'")
+        if article is not None:
+            raise InvalidArg(
+                f"cannot read the reference {text[:120]!r}: after art. {article} comes {act_text[:80]!r}, which is "
+                "not an act (an article suffix it_eli does not know?)",
+                valid=f"{ARTICLE_FORMS}; then the act: {_REFERENCE_HELP}",
+            )
+        raise InvalidArg(f"cannot read the reference {text[:120]!r}", valid=_REFERENCE_HELP)
+    if annex is not None:
+        article = f"allegato-{_annex_slug(annex)}-art-{_article_key(article, costituzione=False)}"
+    target.article = article if article is not None else target.article
+    target.notes = notes
+    return target
+
+
+def _annex_slug(annex: str) -> str:
+    """'II.12' -> 'ii.12', as the parser keys an annex's articles ('Allegato II.12-art. 3')."""
+    s = re.sub(r"[^0-9a-z.]+", "-", annex.lower())
+    return re.sub(r"-{2,}", "-", s).strip("-.")
+
+
+def _act_target(store: StatuteStore, act_text: str, *, strict: bool = False) -> Target | None:
+    code = codes.lookup_code(act_text)
+    if code is not None:
+        return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), code_id=code.id)
+    m = _CITED.match(act_text)
     if m:
         year = int(m["year"])
         if year < 100:
-            year += 2000 if year <= dt.date.today().year % 100 else 1900
-        res = urnmod.resolve(m["type"].strip(), year, m["num"])
-        parsed = urnmod.parse_urn(res.act_urn)
-        full = res.act_urn if not parsed.partial else store.find_full_urn(parsed)
-        return Target(urn=full, ref=parsed)
-    target = _reference_from_citation(store, ref_text)
-    if target is not None:
-        return target
-    raise InvalidArg(f"cannot read the reference {ref_text[:120]!r}", valid=_REFERENCE_HELP)
+            year += 2000 if year <= clock.today().year % 100 else 1900
+        try:
+            res = urnmod.resolve(m["type"].strip(), year, m["num"])
+        except InvalidArg:
+            res = None
+        if res is not None:
+            parsed = urnmod.parse_urn(res.act_urn)
+            full = res.act_urn if not parsed.partial else store.find_full_urn(parsed)
+            return Target(urn=full, ref=parsed)
+    return _reference_from_citation(store, act_text, strict=strict)
 
 
-def _reference_from_citation(store: StatuteStore, text: str) -> Target | None:
+_FILLER = re.compile(r"(?i)^(?:[\s,;:.()\-–]|\b(?:del|della|dello|delle|dei|degli|dell|di|il|la|lo|l|le|gli|i)\b|['’])*$")
+
+
+def _reference_from_citation(store: StatuteStore, text: str, *, strict: bool = False) -> Target | None:
     """A reference written as a lawyer cites ('decreto legislativo 8 giugno 2001, n. 231',
-    'art. 575 c.p.'): read with the citation extractor, so every form it knows works here too."""
+    'art. 575 c.p.'): read with the citation extractor, so every form it knows works here too.
+    `strict`: the citation must be the whole text (articles and fillers aside), so that words the
+    extractor skips ('art. 25 bis xyz d.lgs. ...') are not silently dropped."""
     from ..citations.extract import CODE_ACTS, extract_citations
 
     for c in extract_citations(text):
         if c.kind != "statute" or c.act is None or c.act_unresolved:
             continue
+        if strict and not _FILLER.match(text[: c.start] + " " + text[c.end:]):
+            return None
         act = c.act
         if act.act_type == "costituzione" or act.code == "cost":
             urn = "urn:nir:stato:costituzione"
@@ -228,7 +468,7 @@ def _reference_from_citation(store: StatuteStore, text: str) -> Target | None:
         if act.code:
             code = codes.CODES_BY_ID.get(act.code)
             if code is not None:
-                return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), article=c.article)
+                return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), article=c.article, code_id=code.id)
             if act.code not in CODE_ACTS:
                 return None
             act_type, number, year = CODE_ACTS[act.code]
@@ -237,29 +477,79 @@ def _reference_from_citation(store: StatuteStore, text: str) -> Target | None:
             act_type, number, year, date = act.act_type, act.number, act.year, act.date
         if not (act_type and number and year):
             return None
-        res = urnmod.resolve(act_type, year, number, date)
+        try:
+            res = urnmod.resolve(act_type, year, number, date)
+        except InvalidArg:
+            return None
         parsed = urnmod.parse_urn(res.act_urn)
         full = res.act_urn if not parsed.partial else store.find_full_urn(parsed)
         return Target(urn=full, ref=parsed, article=c.article)
     return None
 
 
-_REFERENCE_HELP = (
-    "a code name ('c.c.', 'codice penale', 'Cost.', 'TUEL' — see it_list_codes), a URN "
-    "(urn:nir:stato:legge:1990-08-07;241, or year-only urn:nir:stato:legge:1990;241), an ELI path "
-    "(eli/id/1990/08/18/090G0294/CONSOLIDATED), a normattiva.it URL, or 'l. 241/1990', 'd.lgs. 231/2001'"
+_INTERNAL_KEY = re.compile(
+    r"^(?:dec|[a-z][a-z0-9.]*(?:-[a-z0-9.]+)*?-art)-\d+(?:-[a-z]+)?(?:\.\d+)?(?:~\d+)?$"
+    r"|^\d+(?:-[a-z]+)?(?:\.\d+)?~\d+$|^disp-trans-\d+$"
 )
+
+
+def _article_key(raw, *, costituzione: bool) -> str:
+    """The canonical key of an article as written, or InvalidArg naming the valid forms.
+
+    Never guesses: '-1' or 'abc' is refused, not read as art. 1 (`normalize_article_key` slugs
+    anything it cannot read, which suits internal keys but not a user's article)."""
+    s = str(raw).strip()
+    if not s:
+        raise InvalidArg("the article is empty", valid=ARTICLE_FORMS)
+    low = s.lower()
+    if _INTERNAL_KEY.match(low):
+        return low
+    key = normalize_article_key(s)
+    if key.startswith("disp-trans-"):
+        if not costituzione:
+            raise InvalidArg(f"{s!r}: transitional provisions numbered in roman figures are the Costituzione's",
+                             valid=ARTICLE_FORMS)
+        return key
+    bare = re.sub(r"(?i)^\s*(?:articolo|art\.?)\s*", "", s).rstrip(". ")
+    n = roman_to_int(bare)
+    if n is not None:
+        if costituzione:
+            return f"disp-trans-{n}"
+        raise InvalidArg(f"not an article number: {s!r} (roman numerals name only the Costituzione's disposizioni "
+                         "transitorie e finali)", valid=ARTICLE_FORMS)
+    try:
+        key = urnmod.article_key(s)
+    except InvalidArg:
+        raise InvalidArg(f"not an article number: {s[:80]!r}", valid=ARTICLE_FORMS) from None
+    if re.match(r"0(?!\d)", key):
+        raise InvalidArg(f"not an article number: {s!r} (articles are numbered from 1)", valid=ARTICLE_FORMS)
+    return key
+
+
+# codes filed under another code's URN (only an annex tells them apart: API_FACTS §5): their
+# articles would be looked up, cached and fetched as the other code's
+_SHARED_URN_CODES = frozenset({"preleggi"})
 
 
 def _check_date(at_date: str | None) -> str | None:
     if at_date in (None, ""):
         return None
     iso = urnmod.parse_iso_date(str(at_date), "at_date")
-    if iso > dt.date.today().isoformat():
+    if iso > clock.today_iso():
         raise InvalidArg(f"at_date {iso} is in the future", valid="today or a past date (YYYY-MM-DD)")
     if iso < "1861-03-17":
         raise InvalidArg(f"at_date {iso} is before the Kingdom of Italy's first laws", valid="a date from 1861-03-17")
     return iso
+
+
+def _check_not_before_act(target: Target, at: str | None) -> None:
+    """An act cannot be in force before the day it was made: positive evidence of absence."""
+    ref = target.ref
+    if at and isinstance(ref, urnmod.Urn) and ref.date and at < ref.date and ref.act_type != "costituzione":
+        raise NotFound(
+            f"{urnmod.citation_for(msgspec.structs.replace(ref, article=None))} is dated {ref.date}: it was not yet in "
+            f"force on {at}", valid=f"a date from {ref.date} on", not_yet_in_force=True,
+        )
 
 
 def _budget(app, max_chars: int | None) -> int:
@@ -280,8 +570,13 @@ def _page(text: str, offset: int, size: int) -> tuple[str, int | None]:
     return text[offset:end], (end if end < len(text) else None)
 
 
-def _version_note(in_force_date: str | None, at_date: str | None, stale: bool, valid_to: str | None = None) -> str:
-    if at_date:
+def _version_note(in_force_date: str | None, at_date: str | None, stale: bool, valid_to: str | None = None,
+                  *, original: bool = False) -> str:
+    if original:
+        base = "original text as published (the first version, not a consolidated one)"
+        if in_force_date:
+            base += f"; in force from {in_force_date}" + (f" to {valid_to}" if valid_to else "")
+    elif at_date:
         base = f"text in force on {at_date}"
         if in_force_date:
             base += f" (version in force from {in_force_date}" + (f" to {valid_to})" if valid_to else ")")
@@ -290,7 +585,10 @@ def _version_note(in_force_date: str | None, at_date: str | None, stale: bool, v
     else:
         base = "original text as published (no consolidated version)"
     if stale:
-        base += "; served from the local index because Normattiva could not be reached — it may be out of date"
+        base += (
+            "; served from the local index because Normattiva could not be reached — it may be out of date"
+            + (f" (no cached copy is known to be the text in force on {at_date})" if at_date else "")
+        )
     return base
 
 
@@ -298,6 +596,10 @@ def _eli_uri(eli: str | None) -> str | None:
     if not eli:
         return None
     return "https://www.normattiva.it/" + eli.lstrip("/")
+
+
+def _day_after(iso: str) -> str:
+    return (dt.date.fromisoformat(iso) + dt.timedelta(days=1)).isoformat()
 
 
 # ---------------------------------------------------------------- tools
@@ -321,20 +623,51 @@ async def it_list_codes(app):
 
 
 @tool("it_resolve", ResolveParams, ResolveResult)
-async def it_resolve(app, act_type, year=None, number=None, date=None, article=None):
+async def it_resolve(app, act_type=None, year=None, number=None, date=None, article=None, reference=None):
     """Offline: act type (as people write it: 'l.', 'legge', 'd.lgs', 'dlgs', 'd.l.', 'dpr', 'r.d.',
     or a code name) + year + number (+ date, + article) -> URN:NIR, Italian citation and the
-    normattiva.it page. No network."""
-    res = urnmod.resolve(act_type, year, number, date, article=article, base_url=app.settings.normattiva_url)
+    normattiva.it page. Or `reference` alone: any form it_get_text takes (URN, ELI, normattiva.it
+    URL, 'art. 3 Cost.', 'l. 241/1990'). No network."""
+    base = app.settings.normattiva_url
+    store: StatuteStore = app.statutes
+    if act_type in (None, "") and reference in (None, ""):
+        raise InvalidArg("give act_type (with year and number) or reference",
+                         valid="act_type='l.', year=1990, number=241 — or reference='urn:nir:stato:legge:1990-08-07;241'")
+    if act_type in (None, ""):
+        target = await asyncio.to_thread(_resolve_reference, store, reference, portal_base=base)
+        key = None
+        raw = article if article not in (None, "") else target.article
+        if raw is not None:
+            key = _article_key(raw, costituzione=target.is_costituzione)
+        res = _resolution_of(target, key, base)
+    else:
+        res = urnmod.resolve(act_type, year, number, date, article=article, base_url=base)
     eli = None
     try:
-        urn_full = res.act_urn
-        store = app.statutes
-        found = await asyncio.to_thread(store.versions, urn_full)
+        found = await asyncio.to_thread(store.versions, res.act_urn)
         eli = _eli_uri(found[0].eli) if found else None
     except ItEliError:
         eli = None
     return ResolveResult(**msgspec.structs.asdict(res), eli_uri=eli)
+
+
+def _resolution_of(target: Target, key: str | None, base: str) -> urnmod.Resolution:
+    ref = target.ref
+    if isinstance(ref, urnmod.Urn) and not ref.partial or (isinstance(ref, urnmod.Urn) and ref.act_type == "costituzione"):
+        code = codes.CODES_BY_ID["cost"] if ref.act_type == "costituzione" else codes.lookup_act(ref.act_type, ref.year, ref.number)
+        if code is not None:
+            return urnmod.resolve(code.id, article=key if key and re.match(r"\d", key) else None, base_url=base)
+        return urnmod.resolve(ref.act_type, ref.year, ref.number, ref.date, article=key if key and re.match(r"\d", key) else None,
+                              base_url=base)
+    if isinstance(ref, urnmod.Urn):
+        return urnmod.resolve(ref.act_type, ref.year, ref.number, article=key if key and re.match(r"\d", key) else None,
+                              base_url=base)
+    if target.urn:
+        return _resolution_of(Target(urn=target.urn, ref=urnmod.parse_urn(target.urn)), key, base)
+    raise NotAvailable(
+        f"{ref} is an ELI of an act not in the local index: its URN is only known once Normattiva is asked",
+        valid="it_get_act with this ELI (online), or a URN / citation",
+    )
 
 
 async def _fetch_and_store_act(app, target: Target, at_date: str | None):
@@ -345,38 +678,70 @@ async def _fetch_and_store_act(app, target: Target, at_date: str | None):
     store: StatuteStore = app.statutes
     # attribution link by the act's own full URN (the request may have been a year-only URN or an ELI)
     source_url = urnmod.portal_url(act.identity.urn, app.settings.normattiva_url) if act.identity.urn else fetched.source_url
-    await asyncio.to_thread(store.add_act, act, source_url=source_url, raw_xml=fetched.xml)
+    # without a date the portal exports the text in force today; with one, the text of that day only
+    await asyncio.to_thread(store.add_act, act, source_url=source_url, raw_xml=fetched.xml,
+                            current=at_date is None, as_of=at_date or clock.today_iso())
     version = act.identity.version_date or ORIGINAL
     return version, act.identity.urn
 
 
+async def _has_local_copy(store: StatuteStore, target: Target) -> bool:
+    """Local evidence that the act exists: anything of it in the statute index."""
+    if not target.urn:
+        return False
+    return target.urn in await asyncio.to_thread(store.list_acts)
+
+
+def _labels(versions: list[ActVersion]) -> str:
+    return ", ".join(v.version for v in versions[:8]) + (" …" if len(versions) > 8 else "")
+
+
 async def _act_version(app, target: Target, at_date: str | None, *, want_keys: bool = False):
-    """(ActVersion, served_from, stale, notes) for the act, fetching when the cache cannot answer."""
+    """(ActVersion, served_from, stale, notes) for the act, fetching when the cache cannot answer.
+
+    A cached version answers without the network only for a day it covers (`StatuteStore.covers`);
+    otherwise Normattiva is asked, and if it cannot be reached the cached version in force on that
+    day by the cache's knowledge is returned with stale=True."""
     store: StatuteStore = app.statutes
     notes: list[str] = []
-    cached = None
-    if target.urn:
-        versions = await asyncio.to_thread(store.versions, target.urn, with_keys=want_keys)
-        if at_date is None:
-            cached = versions[0] if versions else None
-            if cached and store.is_fresh(cached.fetched_at):
-                return cached, "local_index", False, notes
-        else:
-            exact = [v for v in versions if v.in_force_date == at_date]
-            if exact:
-                return exact[0], "local_index", False, notes
-            older = [v for v in versions if v.in_force_date and v.in_force_date <= at_date]
-            cached = older[0] if older else None
+    today = clock.today_iso()
+    day = at_date or today
+    _check_not_before_act(target, at_date)
+    versions = await asyncio.to_thread(store.versions, target.urn, with_keys=want_keys) if target.urn else []
+    if target.original:
+        orig = next((v for v in versions if v.version == ORIGINAL), None)
+        if orig is not None:
+            return orig, "local_index", False, ["the original text as published (the cached ORIGINAL export)"]
+        raise NotAvailable(
+            "the original text of the whole act is not in the local index, and Normattiva's portal export gives "
+            "consolidated versions only",
+            valid="one article's original text (URN ...~artN@originale, through the OpenData API), or import the act's "
+            "ORIGINAL Akoma Ntoso export with `it-eli statutes import FILE.xml`",
+        )
+    cached = version_on(versions, day) if versions else None
+    if cached is not None and store.covers(versions, cached, day, today, now=at_date is None):
+        return cached, "local_index", False, notes
     try:
         version, urn = await _fetch_and_store_act(app, target, at_date)
     except UNREACHABLE as exc:
         if cached is None:
-            if isinstance(exc, NotAvailable):
+            if versions:
+                raise _unavailable(
+                    f"Normattiva did not give the text in force on {day} ({exc.code}: {exc.message[:160]}), and none "
+                    f"of the cached versions of {versions[0].title or target.urn} is in force then (cached: "
+                    f"{_labels(versions)})",
+                    exc, cached_versions=[v.version for v in versions],
+                ) from None
+            if isinstance(exc, NotAvailable) and not await _has_local_copy(store, target):
                 await _confirm_missing_act(app, target, exc)
+            elif isinstance(exc, NotAvailable):
+                raise _unavailable(f"Normattiva could not load this act now ({exc.message[:200]}); the local index "
+                                   "holds parts of it, so it exists", exc) from None
             raise
         notes.append(f"Normattiva could not be reached ({exc.code}: {exc.message[:160]})")
         if at_date:
-            notes.append(f"no cached version starts exactly on {at_date}: the newest cached version before it is shown")
+            notes.append(f"no cached version is known to be the text in force on {at_date}: the newest cached version "
+                         f"starting before it ({cached.version}) is shown")
         return cached, "local_index", True, notes
     versions = await asyncio.to_thread(store.versions, urn, with_keys=want_keys)
     chosen = next((v for v in versions if v.version == version), None)
@@ -398,7 +763,8 @@ async def _confirm_missing_act(app, target: Target, portal_error: ItEliError) ->
         if "coordinates" in exc.details:
             return  # the act exists (only art. 1 / the annex is off): keep the portal's error
         raise NotFound(
-            f"{urnmod.citation_for(ref)} does not exist on Normattiva (portal 'Errore' page; OpenData API: {exc.message})",
+            f"{urnmod.citation_for(msgspec.structs.replace(ref, article=None))} does not exist on Normattiva (portal "
+            f"'Errore' page; OpenData API: {exc.message})",
             valid=_REFERENCE_HELP, urn=ref.act_urn(), portal=portal_error.message[:200],
         ) from None
     except ItEliError:
@@ -417,13 +783,14 @@ def _api_not_found_is_final(exc: NotFound, key: str) -> bool:
 
 
 @tool("it_get_act", GetActParams, ActInfo, open_world=True)
+@_statute_errors
 async def it_get_act(app, reference, at_date=None):
     """Metadata of an act by code name, URN, ELI path or normattiva.it URL: URN and ELI, title,
     Italian citation, the version in force (today or on at_date), article count and range, and the
     article keys. Served from the local statute index when fresh, else fetched from Normattiva."""
     at = _check_date(at_date)
     store: StatuteStore = app.statutes
-    target = await asyncio.to_thread(_resolve_reference, store, reference)
+    target = await asyncio.to_thread(_resolve_reference, store, reference, portal_base=app.settings.normattiva_url)
     at = at or target.at_date
     version, served_from, stale, notes = await _act_version(app, target, at, want_keys=True)
     src = {"act_type": version.act_type, "act_number": version.number, "act_date": version.date,
@@ -431,14 +798,16 @@ async def it_get_act(app, reference, at_date=None):
     return ActInfo(
         urn=version.urn, eli_uri=_eli_uri(version.eli), human_readable_citation=_citation(src), source_url=version.source_url,
         title=version.title, act_type=version.act_type, number=version.number, date=version.date,
-        in_force_date=version.in_force_date, version_note=_version_note(version.in_force_date, at, stale),
+        in_force_date=version.in_force_date,
+        version_note=_version_note(version.in_force_date, at, stale, original=target.original),
         article_count=version.article_count, first_article=version.first_article, last_article=version.last_article,
         article_keys=version.keys[:3000], cached_versions=[v.version for v in await asyncio.to_thread(store.versions, version.urn)],
-        served_from=served_from, stale=stale, fetched_at=version.fetched_at, notes=notes,
+        served_from=served_from, stale=stale, fetched_at=version.fetched_at, notes=target.notes + notes,
     )
 
 
-def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, size, offset, eli=None) -> TextResult:
+def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, size, offset, eli=None,
+                    original: bool = False) -> TextResult:
     page, nxt = _page(a.text, offset, size)
     commi = [CommaText(num=c.num, text=c.text) for c in a.commi] if offset == 0 and nxt is None else []
     if commi and json_cost(page) + sum(json_cost(c.text) + len(c.num) + 24 for c in commi) > size:
@@ -452,9 +821,10 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         source_url=a.source_url, article=a.article, heading=a.heading, text=page,
         commi=commi,
         repealed=a.repealed, amended=a.amended, format="text", at_date=at_date, in_force_date=a.in_force_date,
-        valid_to=a.valid_to, version_note=_version_note(a.in_force_date, at_date, stale, a.valid_to),
+        valid_to=a.valid_to,
+        version_note=_version_note(a.in_force_date, at_date, stale, a.valid_to, original=original),
         served_from=served_from, stale=stale, fetched_at=a.fetched_at, offset=offset, total_chars=len(a.text),
-        next_offset=nxt, notes=notes,
+        next_offset=nxt, original=original, notes=notes,
     )
 
 
@@ -466,75 +836,188 @@ def _article_label(a: StoredArticle) -> str:
     return num if re.match(r"(?i)art|[ivxlc]+$", num) else f"Art. {num}"
 
 
-def _range_hint(store: StatuteStore, urn: str, key: str) -> str:
+def _range_hint(store: StatuteStore, urn: str, key: str, version: str | None = None) -> str:
     versions = store.versions(urn, with_keys=True)
     if not versions:
         return ""
-    v = versions[0]
+    v = next((x for x in versions if x.version == version), versions[0])
     near = _nearest_keys(v.keys, key)
     return (
         f"the act has {v.article_count} articles, numbered from {v.first_article} to {v.last_article}"
+        + (f" (version of {v.version})" if len(versions) > 1 else "")
         + (f"; nearest existing: {', '.join(near)}" if near else "")
     )
 
 
 def _nearest_keys(keys: list[str], key: str) -> list[str]:
     base = re.match(r"\d+", key)
-    if not base:
-        return []
-    same = [k for k in keys if re.match(rf"{base.group(0)}(?!\d)", k)]
-    return same[:8]
+    if base:
+        same = [k for k in keys if re.match(rf"{base.group(0)}(?!\d)", k)]
+        return same[:8]
+    m = re.match(r"(.+-art)-", key)  # an annex's article: the annex's own keys
+    if m:
+        return [k for k in keys if k.startswith(m.group(1) + "-")][:8]
+    return []
+
+
+def _local_article(store: StatuteStore, cands: list[StoredArticle], versions: list[ActVersion], day: str,
+                   today: str, now: bool) -> tuple[StoredArticle | None, bool]:
+    """The cached text of the article in force on `day`, and whether the cache settles it."""
+    v = version_on(versions, day) if versions else None
+    act_c = next((c for c in cands if c.kind == "act" and v is not None and c.version == v.version), None)
+    singles = [c for c in cands if c.kind == "article" and c.in_force_date and c.in_force_date <= day
+               and (c.valid_to is None or c.valid_to >= day)]
+    single = max(singles, key=lambda c: (c.in_force_date, c.fetched_at)) if singles else None
+    pick = act_c
+    if single is not None and (act_c is None or (act_c.in_force_date or "") < single.in_force_date):
+        pick = single  # the newer text wins; on a tie the whole act's export
+    if pick is None:
+        return None, False
+    if pick.kind == "act":
+        return pick, store.covers(versions, v, day, today, now=now)
+    if now:  # an open window seen at fetch time is today's text while fresh
+        return pick, store.is_fresh(pick.fetched_at) and (pick.valid_to is None or pick.valid_to >= today)
+    return pick, pick.valid_to is not None or day <= pick.fetched_at[:10]
+
+
+def _proven_absent(store: StatuteStore, urn: str, key: str, cands: list[StoredArticle], versions: list[ActVersion],
+                   day: str, today: str, now: bool = False) -> ActVersion | None:
+    """The cached version that proves the article was not there on `day`, or None.
+
+    Proof: the version in force that day (by the cache) lacks it and covers that day; or it lacks
+    it and so does the next cached version, with no cached text of the article starting between
+    them — Normattiva's exports keep a repealed article as '((ARTICOLO ABROGATO …))', so an
+    article absent from two consecutive versions was never there in between (DISCOVERY §6)."""
+    v = version_on(versions, day) if versions else None
+    if v is None or store.get_article(urn, key, v.version) is not None:
+        return None
+    if store.covers(versions, v, day, today, now=now):
+        return v
+    if now or v.in_force_date is None:
+        return None
+    later = [x for x in versions if x.in_force_date and x.in_force_date > v.in_force_date]
+    if not later:
+        return None
+    nxt = later[-1]  # newest first: the last one is the next after v
+    if store.get_article(urn, key, nxt.version) is not None:
+        return None
+    if any(c.in_force_date and v.in_force_date < c.in_force_date <= nxt.in_force_date for c in cands):
+        return None
+    return v
+
+
+async def _not_found_in(app, urn: str, key: str, version: ActVersion, cands: list[StoredArticle], at: str | None,
+                        why: str) -> NotFound:
+    store: StatuteStore = app.statutes
+    day = at or clock.today_iso()
+    hint = await asyncio.to_thread(_range_hint, store, urn, key, version.version)
+    title = version.title or urn
+    later = sorted(c.in_force_date for c in cands if c.in_force_date and c.in_force_date > day)
+    if later:
+        return NotFound(
+            f"art. {key} of {title} was not yet in force on {day} (the first cached text of it is in force from "
+            f"{later[0]}; {why})", valid=f"a date from {later[0]} on", range_hint=hint, not_yet_in_force=True,
+            checked_version=version.version,
+        )
+    when = f" on {at}" if at else ""
+    return NotFound(f"art. {key} does not exist in {title}{when} ({why})", valid=hint, range_hint=hint,
+                    checked_version=version.version)
+
+
+async def _store_api_article(app, ref: urnmod.Urn, key: str, art: api.ApiArticle, *, original: bool = False):
+    store: StatuteStore = app.statutes
+    urn = ref.act_urn()
+    if ref.act_type == "costituzione":
+        urn = codes.CODES_BY_ID["cost"].urn
+    eli = await asyncio.to_thread(store.any_eli, urn)
+    await asyncio.to_thread(
+        store.add_single_article, urn=urn, key=key, heading=art.heading, text=art.text,
+        in_force_from=art.in_force_from, in_force_to=art.in_force_to, repealed=art.repealed,
+        act_title=art.act_subtitle or art.act_title, act_type=art.act_type, act_number=art.number,
+        act_date=art.date, act_year=int(art.date[:4]) if art.date else None, eli=eli,
+        source_url=art.source_url or urnmod.portal_url(ref, app.settings.normattiva_url), original=original,
+    )
+    stored = await asyncio.to_thread(store.get_article, urn, key, art.in_force_from or ORIGINAL)
+    if stored is None:
+        raise UpstreamChanged("the article was fetched but could not be read back")
+    return stored, eli
+
+
+def _not_yet(ref: urnmod.Urn, key: str, art: api.ApiArticle, day: str) -> NotFound:
+    """Normattiva's placeholder 'NON ANCORA ESISTENTE O VIGENTE' (urn_non_ancora_vigente.json):
+    the article did not exist yet on that day; its window ends the day before it appears."""
+    cite = urnmod.citation_for(msgspec.structs.replace(ref, article=key, annex=None, vigenza=None, version=None))
+    start = _day_after(art.in_force_to) if art.in_force_to else None
+    return NotFound(
+        f"{cite}: not yet in force on {day}" + (f" (in force from {start})" if start else ""),
+        valid=f"a date from {start} on" if start else "a later date", not_yet_in_force=True, in_force_from=start,
+        upstream="Normattiva OpenData API: 'NON ANCORA ESISTENTE O VIGENTE'",
+    )
+
+
+def _api_ref(target: Target) -> urnmod.Urn | None:
+    """The full URN the OpenData API can take, or None (partial URN not resolved, ELI not cached)."""
+    if target.urn and not target.urn.endswith(";"):
+        try:
+            ref = urnmod.parse_urn(target.urn)
+        except InvalidArg:
+            return None
+        return None if ref.partial else ref
+    if isinstance(target.ref, urnmod.Urn) and not target.ref.partial:
+        return target.ref
+    return None
 
 
 async def _article(app, target: Target, key: str, at: str | None, size: int, offset: int) -> TextResult:
     store: StatuteStore = app.statutes
-    notes: list[str] = []
-    today = dt.date.today().isoformat()
+    today = clock.today_iso()
+    day = at or today
+    _check_not_before_act(target, at)
+    if target.original:
+        return await _original_article(app, target, key, size, offset)
+    notes: list[str] = list(target.notes)
     cands: list[StoredArticle] = []
+    versions: list[ActVersion] = []
     if target.urn:
-        cands = await asyncio.to_thread(store.article_candidates, target.urn, key)
-    fallback = None
-    if at is None:
-        current = [c for c in cands if c.valid_to is None or c.valid_to >= today]
-        if current:
-            fallback = current[0]
-            if store.is_fresh(current[0].fetched_at):
-                return _article_result(current[0], at_date=None, served_from="local_index", stale=False, notes=notes, size=size, offset=offset)
-    else:
-        window = [c for c in cands if c.in_force_date and c.in_force_date <= at and (c.valid_to is None or c.valid_to >= at)]
-        exact = [c for c in window if c.kind == "article" or c.in_force_date == at]
-        if exact:
-            return _article_result(exact[0], at_date=at, served_from="local_index", stale=False, notes=notes, size=size, offset=offset)
-        fallback = window[0] if window else None
-    # a fresh complete copy of the act that lacks this article: it does not exist (no network needed)
-    if target.urn and at is None:
+        cands = [c for c in await asyncio.to_thread(store.article_candidates, target.urn, key) if not is_placeholder(c.text)]
         versions = await asyncio.to_thread(store.versions, target.urn)
-        if versions and store.is_fresh(versions[0].fetched_at) and not cands:
-            hint = await asyncio.to_thread(_range_hint, store, target.urn, key)
-            raise NotFound(f"art. {key} does not exist in {versions[0].title or target.urn}", valid=hint, range_hint=hint)
+    local, settled = _local_article(store, cands, versions, day, today, at is None)
+    if local is not None and settled:
+        return _article_result(local, at_date=at, served_from="local_index", stale=False, notes=notes, size=size, offset=offset)
+    if local is None and target.urn:
+        proof = await asyncio.to_thread(_proven_absent, store, target.urn, key, cands, versions, day, today, at is None)
+        if proof is not None:
+            raise await _not_found_in(app, target.urn, key, proof, cands, at, f"cached complete text of {proof.version}")
+    fallback = local
+
     # live: the OpenData API is the channel for one article
     api_error: ItEliError | None = None
+    future: api.ApiArticle | None = None
     fetched = None
-    if isinstance(target.ref, urnmod.Urn) and not target.ref.partial or (target.urn and not target.urn.endswith(";")):
+    ref = _api_ref(target)
+    if ref is not None:
         try:
-            ref = urnmod.parse_urn(target.urn) if target.urn else target.ref
-            if not ref.partial:
-                art = await api.fetch_article(app.http, app.settings, ref, key, at)
-                urn = ref.act_urn()
-                eli = await asyncio.to_thread(store.any_eli, urn)
-                await asyncio.to_thread(
-                    store.add_single_article, urn=urn, key=key, heading=art.heading, text=art.text,
-                    in_force_from=art.in_force_from, in_force_to=art.in_force_to, repealed=art.repealed,
-                    act_title=art.act_subtitle or art.act_title, act_type=art.act_type, act_number=art.number,
-                    act_date=art.date, act_year=int(art.date[:4]) if art.date else None, eli=eli,
-                    source_url=art.source_url or urnmod.portal_url(ref, app.settings.normattiva_url),
-                )
-                stored = await asyncio.to_thread(store.get_article, urn, key, art.in_force_from or ORIGINAL)
-                if stored is None:
-                    raise UpstreamChanged("the article was fetched but could not be read back")
-                fetched = (stored, list(art.notes), eli)
+            art = await api.fetch_article(app.http, app.settings, ref, key, at)
+            if art.not_yet_in_force:
+                raise _not_yet(ref, key, art, day)
+            if at is None and art.future_version:
+                # without !vig the API answers its latest version even when it starts after today
+                # (reale-abrogato-tuir-51.json): keep it, then ask for the text in force today
+                future = art
+                await _store_api_article(app, ref, key, art)
+                art = await api.fetch_article(app.http, app.settings, ref, key, today)
+                if art.not_yet_in_force:
+                    raise _not_yet(ref, key, art, day)
+            stored, eli = await _store_api_article(app, ref, key, art)
+            api_notes = [n for n in art.notes if not n.startswith("this version starts on")]
+            if future is not None:
+                api_notes.append(f"Normattiva also has a later version starting on {future.in_force_from} "
+                                 f"({'repealed' if future.repealed else 'amended'} from then); this is the text in force today")
+            fetched = (stored, api_notes, eli)
         except NotFound as exc:
-            if _api_not_found_is_final(exc, key):
+            if exc.details.get("not_yet_in_force"):
+                raise
+            if _api_not_found_is_final(exc, key) and not cands and future is None:
                 raise
             api_error = exc  # confirm with the portal's export of the whole act
         except UNREACHABLE as exc:
@@ -544,32 +1027,119 @@ async def _article(app, target: Target, key: str, at: str | None, size: int, off
     if fetched is not None:  # built outside the try: a bad offset is the caller's error, not the API's
         stored, api_notes, eli = fetched
         return _article_result(stored, at_date=at, served_from="normattiva_api", stale=False,
-                               notes=api_notes, size=size, offset=offset, eli=eli)
+                               notes=notes + api_notes, size=size, offset=offset, eli=eli)
+
     # the portal export of the whole act (also resolves partial URNs and ELIs)
     try:
         version, served_from, stale, vnotes = await _act_version(app, target, at)
     except NotFound:
         raise
     except UNREACHABLE as exc:
-        if isinstance(api_error, NotFound) and (isinstance(exc, NotAvailable) or fallback is None):
-            raise api_error from None  # the API said 'does not exist' and the portal cannot say otherwise
+        evidence = bool(cands) or bool(versions) or future is not None or await _has_local_copy(store, target)
         if fallback is not None:
             notes.append(f"Normattiva could not be reached ({exc.code})")
-            return _article_result(fallback, at_date=at, served_from="local_index", stale=True, notes=notes, size=size, offset=offset)
-        if api_error is not None and not isinstance(api_error, InvalidArg):
-            raise api_error from None
-        raise
+            if at:
+                notes.append(f"no cached copy is known to be the text in force on {at}: the cached text in force from "
+                             f"{fallback.in_force_date or 'the original publication'} is shown")
+            return _article_result(fallback, at_date=at, served_from="local_index", stale=True, notes=notes, size=size,
+                                   offset=offset)
+        if isinstance(api_error, NotFound) and "coordinates" not in api_error.details and not evidence \
+                and isinstance(exc, NotAvailable):
+            raise api_error from None  # the API said 'no such act' and the portal cannot load it either
+        details = {"portal_error": f"{exc.code}: {exc.message[:300]}"}
+        if api_error is not None:
+            details["api_error"] = f"{api_error.code}: {api_error.message[:300]}"
+        if future is not None:
+            details["later_version_from"] = future.in_force_from
+        raise _unavailable(
+            f"Normattiva did not give the text of art. {key} in force {'on ' + at if at else 'today'}"
+            + (f" (the OpenData API answered only its version starting on {future.in_force_from}, after today)"
+               if future is not None else "")
+            + f": OpenData API {api_error.code if api_error is not None else 'not asked'}, portal {exc.code}"
+            + ("; the local index holds this act, so this is no evidence about the article" if evidence else ""),
+            None, **details,
+        ) from None
     if isinstance(api_error, NotFound):
         notes.append("the OpenData API said this article does not exist; the portal's export of the act was checked instead")
     notes.extend(vnotes)
     a = await asyncio.to_thread(store.get_article, version.urn, key, version.version)
-    if a is None:
-        hint = await asyncio.to_thread(_range_hint, store, version.urn, key)
-        raise NotFound(f"art. {key} does not exist in {version.title or version.urn}", valid=hint, range_hint=hint)
-    return _article_result(a, at_date=at, served_from=served_from, stale=stale, notes=notes, size=size, offset=offset)
+    if a is not None and not is_placeholder(a.text):
+        return _article_result(a, at_date=at, served_from=served_from, stale=stale, notes=notes, size=size, offset=offset)
+    cands = [c for c in await asyncio.to_thread(store.article_candidates, version.urn, key) if not is_placeholder(c.text)]
+    if not stale:
+        why = "complete export from Normattiva" if served_from == "normattiva_portal" else f"cached complete text of {version.version}"
+        raise await _not_found_in(app, version.urn, key, version, cands, at, why)
+    versions = await asyncio.to_thread(store.versions, version.urn)
+    proof = await asyncio.to_thread(_proven_absent, store, version.urn, key, cands, versions, day, today, at is None)
+    if proof is not None:
+        raise await _not_found_in(app, version.urn, key, proof, cands, at, f"cached complete texts from {proof.version}")
+    hint = await asyncio.to_thread(_range_hint, store, version.urn, key, version.version)
+    has_it = sorted({c.version for c in cands})
+    if at is None:
+        why = (f"whether art. {key} of {version.title or version.urn} exists today: the newest cached version "
+               f"({version.version}) lacks it, but it is not known to be today's text (past its freshness window, "
+               f"IT_ELI_STATUTE_TTL_DAYS)")
+    else:
+        why = (f"whether art. {key} of {version.title or version.urn} existed on {at}: the cached version of "
+               f"{version.version} lacks it" + (f", the cached version(s) of {', '.join(has_it)} have it" if has_it else "")
+               + ", and a version in between may differ")
+    raise _unavailable(f"Normattiva could not be reached, and the cached copies cannot settle {why}", None,
+                       range_hint=hint, cached_version=version.version)
+
+
+async def _original_article(app, target: Target, key: str, size: int, offset: int) -> TextResult:
+    """The original text of one article: a cached original (ORIGINAL export or an earlier
+    `@originale` answer), else the OpenData API's `@originale` (urn_versione_originale.json)."""
+    store: StatuteStore = app.statutes
+    notes = list(target.notes)
+    cands = await asyncio.to_thread(store.article_candidates, target.urn, key) if target.urn else []
+    orig = [c for c in cands if c.original and not is_placeholder(c.text)]
+    if orig:
+        return _article_result(orig[0], at_date=None, served_from="local_index", stale=False, notes=notes, size=size,
+                               offset=offset, original=True)
+    versions = await asyncio.to_thread(store.versions, target.urn) if target.urn else []
+    orig_v = next((v for v in versions if v.version == ORIGINAL), None)
+    if orig_v is not None:
+        raise await _not_found_in(app, target.urn, key, orig_v, [], None, "the cached ORIGINAL export of the act")
+    ref = _api_ref(target)
+    error: ItEliError | None = None
+    if ref is None and isinstance(target.ref, urnmod.Eli):
+        # an ELI of an act not cached: its act page (and export) gives the URN the API needs
+        try:
+            consolidated = msgspec.structs.replace(target.ref, kind="CONSOLIDATED", version_date=None)
+            version, _, _, _ = await _act_version(app, Target(urn=None, ref=consolidated), None)
+            ref = urnmod.parse_urn(version.urn)
+            target = msgspec.structs.replace(target, urn=version.urn)
+        except (*UNREACHABLE, NotFound) as exc:
+            error = exc
+    if ref is not None:
+        try:
+            art = await api.fetch_article(app.http, app.settings, ref, key, original=True)
+            if not art.not_yet_in_force:
+                stored, eli = await _store_api_article(app, ref, key, art, original=True)
+                return _article_result(stored, at_date=None, served_from="normattiva_api", stale=False,
+                                       notes=notes + list(art.notes), size=size, offset=offset, eli=eli, original=True)
+            error = NotAvailable("the OpenData API answered its 'not yet in force' placeholder for the original text")
+        except NotFound as exc:
+            if _api_not_found_is_final(exc, key):
+                raise NotFound(f"art. {key}: the OpenData API says it is not in this act ({exc.message})",
+                               valid=exc.valid, coordinates=exc.details.get("coordinates")) from None
+            error = exc
+        except (*UNREACHABLE, InvalidArg) as exc:
+            error = exc
+    msg = "the original text of this article is not available"
+    if error is not None:
+        msg += f": the OpenData API answered {error.code} ({error.message[:160]})"
+    elif ref is None:
+        msg += ": the act's full URN is not known locally (the OpenData API needs it)"
+    if isinstance(error, (UpstreamUnavailable, UpstreamChanged)):
+        raise _unavailable(msg, error) from None
+    raise NotAvailable(msg, valid="retry later; or ask for the consolidated text (without @originale) or for at_date "
+                       "= the act's first day in force; or import the act's ORIGINAL Akoma Ntoso export")
 
 
 @tool("it_get_text", GetTextParams, TextResult, open_world=True)
+@_statute_errors
 async def it_get_text(app, reference, article=None, at_date=None, format="text", max_chars=None, offset=0):
     """Text of one article (or of the whole act) by code name, URN, ELI or normattiva.it URL,
     as in force today or on at_date (YYYY-MM-DD, multivigenza). format=akn_xml gives the Akoma Ntoso
@@ -578,21 +1148,28 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
     at = _check_date(at_date)
     size = _budget(app, max_chars)
     store: StatuteStore = app.statutes
-    target = await asyncio.to_thread(_resolve_reference, store, reference)
+    target = await asyncio.to_thread(_resolve_reference, store, reference, portal_base=app.settings.normattiva_url)
     at = at or target.at_date
-    key = article if article not in (None, "") else target.article
-    if key is not None:
-        key = normalize_article_key(str(key))
+    raw = article if article not in (None, "") else target.article
+    key = _article_key(raw, costituzione=target.is_costituzione) if raw is not None else None
+    if key and target.code_id in _SHARED_URN_CODES:
+        raise NotAvailable(
+            f"the {codes.CODES_BY_ID[target.code_id].name} share the URN of the R.D. that approves the codice civile "
+            f"({target.urn}), whose articles carry the same numbers: it_eli cannot tell art. {key} of one from the "
+            "other's, and will not serve the wrong one",
+            valid="the article's text on normattiva.it (annex 1 of R.D. 16 marzo 1942, n. 262), or 'c.c.' for the codice civile",
+        )
     if key and format == "text":
         return await _article(app, target, key, at, size, offset)
     version, served_from, stale, notes = await _act_version(app, target, at)
+    notes = target.notes + notes
     src = {"act_type": version.act_type, "act_number": version.number, "act_date": version.date,
            "act_year": version.year, "act_title": version.title, "urn": version.urn}
     if format == "akn_xml":
-        raw = await asyncio.to_thread(store.raw_xml, version.urn, version.version)
-        if raw is None:
+        raw_xml = await asyncio.to_thread(store.raw_xml, version.urn, version.version)
+        if raw_xml is None:
             raise NotAvailable("the Akoma Ntoso export of this version is not kept locally", valid="format='text'")
-        full = raw.decode("utf-8", "replace")
+        full = raw_xml.decode("utf-8", "replace")
         if key:
             notes.append("format=akn_xml returns the whole act's export; the article is inside it")
     else:
@@ -605,21 +1182,24 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
         urn=version.urn, eli_uri=_eli_uri(version.eli), human_readable_citation=_citation(src),
         source_url=version.source_url, article=None, heading=version.title, text=page, commi=[], repealed=False,
         amended=False, format=format, at_date=at, in_force_date=version.in_force_date, valid_to=None,
-        version_note=_version_note(version.in_force_date, at, stale), served_from=served_from, stale=stale,
-        fetched_at=version.fetched_at, offset=offset, total_chars=len(full), next_offset=nxt, notes=notes,
+        version_note=_version_note(version.in_force_date, at, stale, original=target.original),
+        served_from=served_from, stale=stale, fetched_at=version.fetched_at, offset=offset, total_chars=len(full),
+        next_offset=nxt, original=target.original, notes=notes,
     )
 
 
 @tool("it_search_statutes", SearchStatutesParams, StatuteSearchResult)
-async def it_search_statutes(app, query, act=None, limit=10):
+async def it_search_statutes(app, query, act=None, limit=10, at_date=None):
     """Full-text search (Italian stemming, accent folding) over the local statute index: every
-    article it_eli has fetched or imported. Optional act: a code name, URN or 'l. 241/1990'.
-    Hits with urn, article, heading, highlighted snippet, eli, in-force date and citation."""
+    article it_eli has fetched or imported, each once, in its text in force today (or on at_date,
+    YYYY-MM-DD). Optional act: a code name, URN or 'l. 241/1990'. Hits with urn, article, heading,
+    highlighted snippet, eli, in-force date and citation; total counts articles, not versions."""
+    at = _check_date(at_date)
     store: StatuteStore = app.statutes
     urn = None
     if act:
-        target = await asyncio.to_thread(_resolve_reference, store, act)
+        target = await asyncio.to_thread(_resolve_reference, store, act, portal_base=app.settings.normattiva_url)
         if not target.urn or target.urn not in await asyncio.to_thread(store.list_acts):
             raise NotFound(f"{act!r} is not in the local statute index", valid="fetch it first with it_get_act, or omit act")
         urn = target.urn
-    return await asyncio.to_thread(store.search, query, urn=urn, limit=limit)
+    return await asyncio.to_thread(store.search, query, urn=urn, limit=limit, at_date=at)
