@@ -23,7 +23,7 @@ from typing import Literal
 import msgspec
 
 from .analysis import Analyzer
-from .citations.extract import CODE_ACTS, Citation, extract_citations
+from .citations.extract import CODE_ACTS, COURT_NAMES, Citation, extract_citations
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
 from .normattiva import codes as codesmod
 from .normattiva import urn as urnmod
@@ -40,15 +40,28 @@ VERSIONS_CACHE_SECONDS = 60.0
 CONTENT_THRESHOLD = 0.5  # calibrated on tests/verify_cases.py (see DISCOVERY.md (verification))
 
 Status = Literal[
-    "verified", "not_found", "repealed", "content_mismatch",
+    "verified", "not_found", "repealed", "content_mismatch", "content_unconfirmed",
     "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "unparseable_citation",
-    "comma_not_checkable", "out_of_corpus",
+    "comma_not_checkable", "lettera_not_checkable", "out_of_corpus",
 ]
 GAP_KINDS = (
     "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "unparseable_citation",
-    "comma_not_checkable", "out_of_corpus",
+    "comma_not_checkable", "lettera_not_checkable", "out_of_corpus",
 )
-Overall = Literal["VERIFIED", "VERIFIED_WITH_GAPS", "HALLUCINATION_DETECTED", "NO_CITATIONS_FOUND"]
+# outcomes where the article (or decision) was found but a human should look: not a pass
+REVIEW_KINDS = ("repealed", "content_mismatch", "content_unconfirmed")
+# existence decided and confirmed (the comma/lettera gaps: the article itself was found)
+CONFIRMED_KINDS = ("verified", "comma_not_checkable", "lettera_not_checkable")
+# Overall, worst first: a status never reads as a pass unless something was confirmed and nothing needs review.
+#   HALLUCINATION_DETECTED  a cited article, comma, lettera or decision does not exist (tool isError)
+#   NEEDS_REVIEW            nothing missing, but a repealed article or a description that does not fit / is unconfirmed
+#   NOTHING_VERIFIED        citations found, none could be confirmed (all gaps)
+#   NO_CITATIONS_FOUND      nothing recognised
+#   VERIFIED_WITH_GAPS      at least one confirmed, the rest are gaps (listed with fallbacks)
+#   VERIFIED                every citation confirmed
+Overall = Literal[
+    "VERIFIED", "VERIFIED_WITH_GAPS", "NEEDS_REVIEW", "NOTHING_VERIFIED", "HALLUCINATION_DETECTED", "NO_CITATIONS_FOUND",
+]
 
 FALLBACKS = {
     "act_not_in_corpus": "run without offline (the act is then fetched from Normattiva), or import its "
@@ -59,8 +72,22 @@ FALLBACKS = {
     "giustizia-amministrativa.it)",
     "unparseable_citation": "write the citation in full: article and act, or court, number and year",
     "comma_not_checkable": "read the article's text (it_get_text) to check the comma by hand",
+    "lettera_not_checkable": "read the article's text (it_get_text) to check the lettera / numero by hand",
     "out_of_corpus": "check it at the source: cortecostituzionale.it, italgiure.giustizia.it, "
     "giustizia-amministrativa.it, or the regional bulletin",
+}
+# where to look for what it_eli does not hold (also listed by it_coverage)
+EU_FALLBACK = "EUR-Lex (eur-lex.europa.eu): EU treaties, regulations and directives, and the Court of Justice's case law"
+CEDU_FALLBACK = "HUDOC (hudoc.echr.coe.int) and the Convention's text on coe.int"
+REGIONAL_FALLBACK = "the Region's (or autonomous Province's) official bulletin (BUR) or its legislation database"
+COURT_FALLBACKS = {
+    "TRIB": "the court's own site, or a case-law database (no open source of merit courts is wired in)",
+    "APP": "the court's own site, or a case-law database (no open source of merit courts is wired in)",
+    "ASSISE": "the court's own site, or a case-law database (no open source of merit courts is wired in)",
+    "TRIBUTARIA": "the tax-justice database of the MEF (giustiziatributaria.gov.it) or a case-law database",
+    "CCONTI": "the Corte dei conti's database (banchedati.corteconti.it)",
+    "CGUE": "curia.europa.eu or EUR-Lex (eur-lex.europa.eu)",
+    "CEDU": "HUDOC (hudoc.echr.coe.int)",
 }
 
 
@@ -81,7 +108,10 @@ class CheckedCitation(msgspec.Struct, kw_only=True):
     ecli: str | None = None
     article: str | None = None  # normalised key
     comma: str | None = None
+    lettera: str | None = None  # 'a' / 'a,b' / 'a-bis'
+    numero: str | None = None  # '7' / '1,4'
     court: str | None = None
+    court_seat: str | None = None
     decision_number: str | None = None
     decision_year: int | None = None
     range_hint: str | None = None
@@ -107,6 +137,9 @@ class VerifySummary(msgspec.Struct, kw_only=True):
     not_found: int
     repealed: int
     content_mismatch: int
+    content_unconfirmed: int  # article found, its description neither fits nor clearly belongs elsewhere
+    partly_verified: int  # article found, but its comma / lettera / numero could not be checked (also counted in gaps)
+    to_review: int  # repealed + content_mismatch + content_unconfirmed
     gaps: int
     live_lookups: int
 
@@ -116,7 +149,7 @@ class VerifyResult(msgspec.Struct, kw_only=True):
 
     status: Overall
     is_error: bool
-    needs_review: bool  # repealed articles or descriptions that do not fit: a human should look
+    needs_review: bool  # repealed articles, descriptions that do not fit or are unconfirmed: a human should look
     summary: VerifySummary
     citations: list[CheckedCitation]
     gaps: list[VerifyGap]
@@ -188,6 +221,15 @@ _NON_TOPICAL = re.compile(
     re.I,
 )
 _RUBRICATO = re.compile(r"^\s*(?:rubricat[oa]|intitolat[oa]|recante)\s*[:«\"“']?\s*", re.I)
+# A description that names the act rather than the article: "legge Gelli-Bianco", "riforma Cartabia",
+# "legge finanziaria 2007", "decreto Cura Italia", "codice Rocco", "Jobs Act".
+_ACT_NAMING = re.compile(
+    r"^\s*(?:(?:la|il|l['’])\s*)?(?:legge(?:\s+delega)?|l\.|decreto(?:[\s-]legge|\s+legislativo)?|d\.\s?l\.|d\.\s?lgs\.|"
+    r"d\.\s?p\.\s?r\.|riforma|codice|testo\s+unico|t\.\s?u\.|regolamento|direttiva|pacchetto|manovra|jobs\s+act|"
+    r"statuto|ordinamento|legge\s+quadro)(?![a-zà-ù])(?P<rest>.*)$",
+    re.I | re.S,
+)
+_PROPER = re.compile(r"\b[A-ZÀ-Ý][A-Za-zà-ÿ'’]+|\b(?:18|19|20)\d{2}\b|\b(?:bis|ter|quater)\b")
 _GENERIC = None
 
 
@@ -196,13 +238,14 @@ def _generic_stems(an: Analyzer) -> set[str]:
     if _GENERIC is None:
         _GENERIC = set(an.analyze(
             "articolo articoli comma commi legge leggi norma norme disposizione disposizioni disciplina "
-            "materia casi caso previsto prevista decreto codice reato reati delitto delitti"
+            "materia casi caso previsto prevista decreto codice reato reati delitto delitti "
+            "principio principi diritto diritti non regola regole generale generali"
         ))
     return _GENERIC
 
 
-# Names practitioners give to institutes whose rubrica says something else (description -> words
-# of the rubrica). Small on purpose: each entry is a well-known nickname, not a thesaurus.
+# Names practitioners give to institutes whose rubrica (or text) says something else (description
+# -> words of the rubrica/text). Small on purpose: each entry is a well-known name, not a thesaurus.
 NICKNAMES = {
     "patteggiamento": "applicazione della pena su richiesta",
     "preavviso di rigetto": "comunicazione dei motivi ostativi all'accoglimento",
@@ -215,32 +258,158 @@ NICKNAMES = {
     "stalking": "atti persecutori",
     "revenge porn": "diffusione illecita di immagini o video sessualmente espliciti",
     "codice rosso": "atti persecutori maltrattamenti",
+    # doctrinal names of constitutional and criminal principles (the Costituzione has no rubriche)
+    "legalità": "punito fatto legge",
+    "legalita'": "punito fatto legge",
+    "irretroattività": "punito fatto legge commesso",
+    "uguaglianza sostanziale": "rimuovere ostacoli ordine economico sociale",
+    "eguaglianza sostanziale": "rimuovere ostacoli ordine economico sociale",
+    "uguaglianza formale": "pari dignità sociale eguali davanti alla legge",
+    "eguaglianza formale": "pari dignità sociale eguali davanti alla legge",
+    "presunzione di non colpevolezza": "non considerato colpevole sino alla condanna definitiva",
+    "presunzione di innocenza": "non considerato colpevole sino alla condanna definitiva",
+    "finalità rieducativa": "rieducazione del condannato",
+    "funzione rieducativa": "rieducazione del condannato",
+    "responsabilità aquiliana": "fatto doloso o colposo danno ingiusto risarcire",
+    "responsabilità extracontrattuale": "fatto doloso o colposo danno ingiusto risarcire",
 }
+
+
+def _norm_stem(stem: str) -> str:
+    """One spelling per morphological family the stemmer leaves apart: uguale/eguale (u/e
+    alternation), uguaglianza/uguale (the -gli- of the noun): 'uguagl' -> 'egual'."""
+    if stem.startswith("ugu"):
+        stem = "egu" + stem[3:]
+    if len(stem) >= 5:
+        stem = stem.replace("gl", "l")
+    return stem
+
+
+def _common_prefix(a: str, b: str) -> int:
+    k, n = 0, min(len(a), len(b))
+    while k < n and a[k] == b[k]:
+        k += 1
+    return k
+
+
+def _close(d: str, t: str, *, prefix_ok: bool) -> bool:
+    """Same word family: a common prefix of 6+ characters covering 80 % of the shorter word
+    (concors/concorr, tentativo/tentato), or (stems) one a prefix of the other (colpevol/colpevolezz)."""
+    short = min(len(d), len(t))
+    if prefix_ok and short >= 5 and (d.startswith(t) or t.startswith(d)):
+        return True
+    k = _common_prefix(d, t)
+    return k >= 6 and k >= 0.8 * short
+
+
+_WORD_RE = re.compile(r"[^\W\d_]+")
+
+
+class _Text:
+    """The stems and the words of a rubrica or text, matched leniently (see `_close`). Lenient on
+    purpose: a missed mismatch only leaves a description unflagged, a false one accuses a correct
+    citation."""
+
+    def __init__(self, an: Analyzer, text: str) -> None:
+        self.stems = {_norm_stem(t) for t in an.analyze(text)} if text else set()
+        self.words = {w for w in _WORD_RE.findall(an.prepare(text).lower()) if len(w) >= 5} if text else set()
+        self._by5s = self._index(self.stems)
+        self._by5w = self._index(self.words)
+
+    @staticmethod
+    def _index(items) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for t in items:
+            if len(t) >= 5:
+                out.setdefault(t[:5], []).append(t)
+        return out
+
+    def has(self, unit: tuple[str, str]) -> bool:
+        stem, word = _norm_stem(unit[0]), unit[1]
+        if stem in self.stems:
+            return True
+        if len(stem) >= 5 and any(_close(stem, t, prefix_ok=True) for t in self._by5s.get(stem[:5], ())):
+            return True
+        return len(word) >= 6 and any(_close(word, t, prefix_ok=False) for t in self._by5w.get(word[:5], ()))
+
+    def share(self, units) -> float:
+        units = list(units)
+        return sum(1 for u in units if self.has(u)) / len(units) if units else 0.0
+
+
+def _units(an: Analyzer, text: str, drop: set[str] | None = None) -> dict[str, tuple[str, str]]:
+    """stem -> (stem, surface word) for each content word of a short text."""
+    out: dict[str, tuple[str, str]] = {}
+    for w in _WORD_RE.findall(an.prepare(text).lower()):
+        for stem in an.analyze(w)[:1]:
+            if drop is None or stem not in drop:
+                out.setdefault(stem, (stem, w))
+    return out
+
+
+def _description_words(an: Analyzer, description: str) -> list[list[tuple[str, str]]] | None:
+    """The readings of a topical description, each a list of content words (stem, surface): the
+    words as written, and for each well-known name in it (NICKNAMES) the same description with
+    that name replaced by the words the rubrica/text uses. None: not a claim about the content."""
+    if _NON_TOPICAL.match(description):
+        return None
+    desc = _RUBRICATO.sub("", description).strip(" «»\"“”'")
+    low = desc.lower()
+    generic = _generic_stems(an)
+    readings = [list(_units(an, desc, generic).values())]
+    for nick, expansion in NICKNAMES.items():
+        m = re.search(rf"(?<![\w]){re.escape(nick)}(?![\w])", low)
+        if m:
+            rest = _units(an, low[: m.start()] + " " + low[m.end() :], generic)
+            for k, u in _units(an, expansion).items():  # the rubrica's own words, generic or not
+                rest.setdefault(k, u)
+            readings.append(list(rest.values()))
+    readings = [r for r in readings if r]
+    return readings or None
+
+
+def names_the_act(an: Analyzer, description: str, act_title: str | None) -> bool:
+    """'(legge Gelli-Bianco)', '(riforma Cartabia)', '(legge sul procedimento amministrativo)': the
+    description is the act's name or title, so it says nothing about which article is cited."""
+    m = _ACT_NAMING.match(_RUBRICATO.sub("", description).strip(" «»\"“”'"))
+    if not m:
+        return False
+    rest = m.group("rest").strip()
+    if not rest or _PROPER.search(rest):
+        return True
+    units = list(_units(an, rest, _generic_stems(an)).values())
+    return bool(units) and bool(act_title) and _Text(an, act_title).share(units) >= CONTENT_THRESHOLD
+
+
+def description_fit(an: Analyzer, description: str, heading: str | None, text: str) -> tuple[float, float] | None:
+    """(share of the description's content words found in the rubrica, share found in the text),
+    for its best reading; None when the description is not a claim about the article's content."""
+    readings = _description_words(an, description)
+    if not readings:
+        return None
+    h = _Text(an, heading) if heading else None
+    t = _Text(an, text[:60_000])
+    return max(((h.share(r) if h else 0.0), t.share(r)) for r in readings)
+
+
+def _score_of(fit: tuple[float, float] | None, heading: str | None) -> float | None:
+    if fit is None:
+        return None
+    on_heading, on_text = fit
+    if heading and on_heading >= CONTENT_THRESHOLD:
+        return round(max(on_heading, on_text), 3)
+    # the text alone: scaled so that CONTENT_THRESHOLD means "three quarters of the words"
+    return round(on_text * CONTENT_THRESHOLD / 0.75, 3) if on_text < 1 else 1.0
 
 
 def content_score(an: Analyzer, description: str, heading: str | None, text: str) -> float | None:
     """How well a parenthetical description fits the article (None: nothing to check).
 
     The rubrica is the article's own summary, so a description that shares half of its content
-    stems with it fits; without such overlap, the text must hold three quarters of them (one
+    words with it fits; without such overlap, the text must hold three quarters of them (one
     common word such as 'persona' or 'reati' in a long text proves nothing).
     """
-    if _NON_TOPICAL.match(description):
-        return None
-    desc = _RUBRICATO.sub("", description).strip(" «»\"“”'")
-    low = desc.lower()
-    for nick, words in NICKNAMES.items():
-        if re.search(rf"\b{re.escape(nick)}\b", low):
-            desc += " " + words
-    words = set(an.analyze(desc)) - _generic_stems(an)
-    if not words:
-        return None
-    on_heading = len(words & set(an.analyze(heading or ""))) / len(words)
-    on_text = len(words & set(an.analyze(text[:60_000]))) / len(words)
-    if heading and on_heading >= CONTENT_THRESHOLD:
-        return round(max(on_heading, on_text), 3)
-    # the text alone: scaled so that CONTENT_THRESHOLD means "three quarters of the words"
-    return round(on_text * CONTENT_THRESHOLD / 0.75, 3) if on_text < 1 else 1.0
+    return _score_of(description_fit(an, description, heading, text), heading)
 
 
 def comma_in_text(text: str, comma: str) -> bool:
@@ -257,8 +426,113 @@ def comma_in_text(text: str, comma: str) -> bool:
     return re.search(rf"(?:^|[\s(])(?:{alt})\.\s+(?:\(\(\s*)?[A-ZÀ-Ý«\"“(]", text) is not None
 
 
+_LATIN_ALT = "|".join(sorted(_LATIN_ORDER, key=len, reverse=True))
+# Lettere and numeri as the exports print them (the parser puts each <point> on its own line,
+# its <num> first): "a) ...", "a-bis) ...", "((b) ...", numbers "1) ..." or "1° ...". Inline lists
+# ("...: a) ...; b) ...") count too; a cross-reference ("lettera a)", "(articolo 90)") does not.
+_ITEM_START = r"(?:^[ \t]*|(?<=[:;])[ \t]+)(?:\(\([ \t]*)?"
+_LETTER_ITEM = re.compile(rf"{_ITEM_START}([a-z]{{1,2}}(?:[-\s]?(?:{_LATIN_ALT}))?)\)(?=[\s;,.:]|$)", re.M)
+_NUMBER_ITEM = re.compile(rf"{_ITEM_START}(\d{{1,3}}(?:[-\s]?(?:{_LATIN_ALT}))?)(?:\)|°|º)(?=[\s;,.:]|$)", re.M)
+_COMMA_START = re.compile(r"(?m)^\s*(?:\(\(\s*)?\d{1,4}(?:[-\s]?[a-z]{3,15})?\.\s")
+
+
+def _item_key(s: str) -> str:
+    return re.sub(r"[\s\-–]+", "-", s.strip().lower()).replace("nonies", "novies")
+
+
+def _items(rx: re.Pattern, text: str) -> list[str]:
+    return [_item_key(m.group(1)) for m in rx.finditer(text)]
+
+
+def _comma_segment(text: str, comma: str) -> str | None:
+    """The text of one comma, when the article prints its commi as numbered lines ("2. ...")."""
+    k = canon_key(comma)
+    alt = "|".join(re.escape(v) for v in {k, k.replace("novies", "nonies"), k.replace("-", " "), k.replace("-", "")})
+    m = re.search(rf"(?m)^\s*(?:\(\(\s*)?(?:{alt})\.\s", text)
+    if not m:
+        return None
+    n = _COMMA_START.search(text, m.end())
+    return text[m.start() : n.start() if n else len(text)]
+
+
+def _letter_segment(text: str, letter: str) -> str:
+    """The text of one lettera, up to the next lettera (its numeri live there)."""
+    found = [m for m in _LETTER_ITEM.finditer(text)]
+    for i, m in enumerate(found):
+        if _item_key(m.group(1)) == letter:
+            return text[m.start() : found[i + 1].start() if i + 1 < len(found) else len(text)]
+    return ""
+
+
+def _span(items: list[str]) -> str:
+    return f"{items[0]}) to {items[-1]})" if len(items) > 1 else f"{items[0]})"
+
+
+def check_items(text: str, comma: str | None, lettera: str | None, numero: str | None) -> tuple[str, str] | None:
+    """Check a citation's lettere and numeri against the article's text.
+
+    Returns None when the citation has neither, else (verdict, detail) with verdict 'ok',
+    'absent' (the complete text has no such lettera/numero) or 'unknown' (numeri: the text has
+    no numbered items at all, so another numbering may be meant). A comma named alone narrows
+    the search to that comma when the text numbers its commi; otherwise the whole article counts.
+    """
+    if not lettera and not numero:
+        return None
+    scope, where = text, "the article"
+    if comma and "," not in comma and comma != "ultimo":
+        seg = _comma_segment(text, comma)
+        if seg is not None:
+            scope, where = seg, f"comma {comma}"
+    found: list[str] = []
+    if lettera:
+        all_letters = _items(_LETTER_ITEM, text)
+        here = _items(_LETTER_ITEM, scope)
+        for want in (_item_key(x) for x in lettera.split(",") if x.strip()):
+            if want in here:
+                found.append(f"lett. {want})")
+                continue
+            if not all_letters:
+                return "absent", f"the article has no lettere at all, so lett. {want}) does not exist"
+            if want in all_letters:
+                return "absent", f"lett. {want}) is not in {where} (the article has it in another comma)"
+            return "absent", f"{where} has no lett. {want}) (its lettere: {_span(here or all_letters)})"
+        if numero and len(lettera.split(",")) == 1:
+            scope, where = _letter_segment(scope, _item_key(lettera)), f"lett. {_item_key(lettera)})"
+    if numero:
+        all_numbers = _items(_NUMBER_ITEM, text)
+        here = _items(_NUMBER_ITEM, scope)
+        for want in (_item_key(x) for x in numero.split(",") if x.strip()):
+            if want in here:
+                found.append(f"n. {want})")
+                continue
+            if not all_numbers:
+                return "unknown", f"the article's text has no numbered items (1), 2) ... or 1°, 2° ...): n. {want} was not checked"
+            return "absent", f"{where} has no n. {want}" + (f" (its numeri: {_span(here)})" if here else " (it has no numeri)")
+    return "ok", ", ".join(found)
+
+
 def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _parse_ts(ts: str) -> dt.datetime:
+    try:
+        when = dt.datetime.fromisoformat(ts)
+    except ValueError:
+        return dt.datetime.min.replace(tzinfo=dt.timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)
+
+
+def _ga_number(hit) -> str | None:
+    """The decision number of a GA hit: the portal prints it with the year in front
+    ('202611314' = n. 11314/2026; ECLI:IT:TARLAZ:2026:11314SENT)."""
+    m = re.match(r"ECLI:IT:[A-Z]+:\d{4}:0*(\d+)", hit.ecli or "")
+    if m:
+        return m.group(1)
+    num = (hit.number or "").strip()
+    if hit.year and num.startswith(str(hit.year)) and len(num) > 4:
+        num = num[4:]
+    return num.lstrip("0") or None
 
 
 def _eff_date(v: ActVersion) -> str:
@@ -278,6 +552,7 @@ class _Outcome(msgspec.Struct, kw_only=True):
     source_url: str | None = None
     gap_note: str | None = None
     ecli: str | None = None
+    text_only_fit: bool = False  # the description fits the text, not a word of it is in the rubrica: see _description_elsewhere
 
 
 class _Resolved(msgspec.Struct, kw_only=True):
@@ -318,6 +593,12 @@ class Verifier:
         if act is None:
             why = "a back-reference with no earlier act" if c.via_backreference else "no act is named next to the article"
             return _Outcome(status="act_unresolvable", detail=f"{why}: the article cannot be tied to an act")
+        if act.act_type.startswith("ue."):
+            return _Outcome(status="out_of_corpus", gap_note=EU_FALLBACK,
+                            detail=f"{act.raw}: an EU act, outside the Italian corpus it_eli checks (Normattiva)")
+        if act.act_type == "internazionale":
+            return _Outcome(status="out_of_corpus", gap_note=CEDU_FALLBACK if act.code == "cedu" else FALLBACKS["out_of_corpus"],
+                            detail=f"{act.raw}: an international convention, outside the Italian corpus it_eli checks")
         if act.act_type == "costituzione" or act.code == "cost":
             return _Resolved(urn="urn:nir:stato:costituzione", ref=urnmod.parse_urn("urn:nir:stato:costituzione"), label="Cost.")
         act_type, number, year, date = act.act_type, act.number, act.year, act.date
@@ -335,8 +616,9 @@ class Verifier:
                 return _Outcome(status="act_unresolvable", detail=f"{act.raw}: unknown code")
             act_type, number, year = CODE_ACTS[act.code]
             date = None
-        if act_type == "legge.regionale":
-            return _Outcome(status="out_of_corpus", detail=f"{act.raw}: regional laws are outside the national corpus it_eli checks")
+        if act_type in ("legge.regionale", "legge.provinciale"):
+            return _Outcome(status="out_of_corpus", gap_note=REGIONAL_FALLBACK,
+                            detail=f"{act.raw}: regional and provincial laws are outside the national corpus it_eli checks")
         if not number or not year:
             return _Outcome(status="act_unresolvable", detail=f"{act.raw}: the act has no number and year to identify it")
         try:
@@ -358,21 +640,33 @@ class Verifier:
         full = await asyncio.to_thread(self.store.find_full_urn, parsed)
         return _Resolved(urn=full, ref=urnmod.parse_urn(full) if full else parsed, label=res.human_readable_citation)
 
-    def _choose(self, versions: list[ActVersion], key: str | None):
-        """(version, verdict) with verdict 'present' | 'absent' (authoritative) | 'unknown'."""
+    def _choose(self, versions: list[ActVersion], key: str | None, *, fetched_since: dt.datetime | None = None):
+        """(version, verdict) with verdict 'present' | 'absent' (authoritative) | 'unknown'.
+
+        'absent' needs a complete copy that is the act's text on the date asked: the newest
+        version while fresh (no at_date), the version starting exactly on at_date, a version
+        Normattiva has just sent for that date (`fetched_since`), or the versions on both sides
+        of at_date both lacking the key. A stale copy, or one that may predate an amendment, is
+        never proof."""
         if not versions:
             return None, "unknown"
+
+        def just_fetched(v: ActVersion) -> bool:
+            return fetched_since is not None and _parse_ts(v.fetched_at) >= fetched_since
+
         if self.at is None:
             v = versions[0]
             if key is None or key in v.keys:
                 return v, "present"
-            return v, ("absent" if self.store.is_fresh(v.fetched_at) else "unknown")
+            return v, ("absent" if self.store.is_fresh(v.fetched_at) or just_fetched(v) else "unknown")
         eligible = sorted((v for v in versions if _eff_date(v) <= self.at), key=_eff_date, reverse=True)
         if not eligible:
             return None, "unknown"
         v = eligible[0]
         if key is None or key in v.keys:
             return v, "present"
+        if v.in_force_date == self.at or just_fetched(v):
+            return v, "absent"
         newer = sorted((w for w in versions if _eff_date(w) > _eff_date(v)), key=_eff_date)
         if not newer:
             return v, ("absent" if self.store.is_fresh(v.fetched_at) else "unknown")
@@ -392,10 +686,12 @@ class Verifier:
                 return _Outcome(status="unparseable_citation", detail=f"cannot read the article number {c.article!r}")
             if not re.match(r"^\d", key):
                 return _Outcome(status="unparseable_citation", detail=f"cannot read the article number {c.article!r}")
-        memo = (r.urn or str(r.ref), key, c.comma, c.description)
+        memo = (r.urn or str(r.ref), key, c.comma, c.lettera, c.numero, c.description)
         if memo in self._memo:
             return self._memo[memo]
         out = await self._check_statute(c, r, key)
+        if key is not None and (out.status == "content_unconfirmed" or out.text_only_fit):
+            out = await self._description_elsewhere(c, out, key)
         self._memo[memo] = out
         return out
 
@@ -406,20 +702,11 @@ class Verifier:
             if key is None:
                 return _Outcome(status="verified", urn=r.urn, detail=f"{r.label}: the act is in the local index",
                                 checked_version=v.version, served_from="local_index", source_url=v.source_url)
-            a = await asyncio.to_thread(self.store.get_article, r.urn, key, v.version)
-            if a is None:  # key present in the listing: read any cached text of it
-                cands = await asyncio.to_thread(self.store.article_candidates, r.urn, key)
-                a = cands[0] if cands else None
-            if a is not None:
-                stale = "" if self.store.is_fresh(v.fetched_at) else " (cached copy past its freshness window)"
-                return self._judge_article(c, r, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
-                                           repealed=a.repealed, version=v.version, served="local_index",
-                                           source_url=a.source_url, extra=stale)
+            out = await self._judge_cached(c, r, key, v)
+            if out is not None:
+                return out
         if verdict == "absent" and v is not None:
-            hint, near = range_hint(v.keys, key)
-            return _Outcome(status="not_found", urn=r.urn, range_hint=hint, nearest=near, checked_version=v.version,
-                            served_from="local_index", source_url=v.source_url,
-                            detail=f"art. {key} does not exist in {r.label} (version {v.version}, complete copy in the local index)")
+            return self._absent(r, key, v, "local_index", "complete copy in the local index")
         # the local index cannot answer
         if self.offline:
             if not versions:
@@ -431,38 +718,139 @@ class Verifier:
                             + " and offline=true: not checked")
         return await self._live_statute(c, r, key, bool(versions))
 
-    def _judge_article(self, c, r, key, *, heading, text, commi, repealed, version, served, source_url, extra="") -> _Outcome:
+    async def _judge_cached(self, c: Citation, r: _Resolved, key: str, v: ActVersion, extra: str = "") -> _Outcome | None:
+        """Judge an article listed in a cached version, from its stored text."""
+        a = await asyncio.to_thread(self.store.get_article, v.urn, key, v.version)
+        if a is None:  # key present in the listing: read any cached text of it
+            cands = await asyncio.to_thread(self.store.article_candidates, v.urn, key)
+            a = cands[0] if cands else None
+        if a is None:
+            return None
+        stale = "" if self.store.is_fresh(v.fetched_at) else " (cached copy past its freshness window)"
+        r2 = r if r.urn == v.urn else _Resolved(urn=v.urn, ref=r.ref, label=r.label)
+        return self._judge_article(c, r2, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
+                                   repealed=a.repealed, version=v.version, served="local_index",
+                                   source_url=a.source_url, extra=extra or stale, act_title=a.act_title or v.title)
+
+    def _absent(self, r: _Resolved, key: str, v: ActVersion, served: str, why: str) -> _Outcome:
+        hint, near = range_hint(v.keys, key)
+        return _Outcome(status="not_found", urn=v.urn, range_hint=hint, nearest=near, checked_version=v.version,
+                        served_from=served, source_url=v.source_url,
+                        detail=f"art. {key} does not exist in {r.label} (version {v.version}, {why})")
+
+    def _judge_article(self, c, r, key, *, heading, text, commi, repealed, version, served, source_url, extra="",
+                       act_title=None) -> _Outcome:
+        """Order of verdicts: repealed; a missing comma, lettera or numero (not_found); a description
+        that does not fit (review); a comma/lettera that could not be checked (gap); verified."""
         base = dict(urn=r.urn, checked_version=version, served_from=served, source_url=source_url)
         where = f"art. {key} {r.label}"
         if repealed:
             return _Outcome(status="repealed", detail=f"{where} exists but is repealed (abrogato) in the version of {version}: "
                             "flagged for review, not a hallucination" + extra, **base)
+        confirmed: list[str] = []
+        gap: tuple[str, str] | None = None
         if c.comma:
             wanted = [x for x in c.comma.split(",") if x]
             if not commi:
-                return _Outcome(status="comma_not_checkable",
-                                detail=f"{where} exists; its commi are not marked in the export, so comma {c.comma} "
-                                "was not checked" + extra, **base)
-            have = [canon_key(x) for x in commi]
-            missing = [w for w in wanted if w != "ultimo" and canon_key(w) not in have and not comma_in_text(text, w)]
-            if missing:
-                near = nearest_keys(have, canon_key(missing[0]))
-                return _Outcome(status="not_found",
-                                detail=f"{where} exists but has no comma {', '.join(missing)}" + extra,
-                                range_hint=f"art. {key} has {len(have)} commi, numbered from {have[0]} to {have[-1]}"
-                                + (f"; nearest existing: {', '.join(near)}" if near else ""), nearest=near, **base)
+                gap = ("comma_not_checkable", f"its commi are not marked in the export, so comma {c.comma} was not checked")
+            else:
+                have = [canon_key(x) for x in commi]
+                missing = [w for w in wanted if w != "ultimo" and canon_key(w) not in have and not comma_in_text(text, w)]
+                if missing:
+                    near = nearest_keys(have, canon_key(missing[0]))
+                    return _Outcome(status="not_found",
+                                    detail=f"{where} exists but has no comma {', '.join(missing)}" + extra,
+                                    range_hint=f"art. {key} has {len(have)} commi, numbered from {have[0]} to {have[-1]}"
+                                    + (f"; nearest existing: {', '.join(near)}" if near else ""), nearest=near, **base)
+                confirmed.append(f"comma {c.comma}")
+        items = check_items(text, c.comma, c.lettera, c.numero)
+        if items is not None:
+            verdict, what = items
+            if verdict == "absent":
+                return _Outcome(status="not_found", detail=f"{where} exists, but {what}" + extra, **base)
+            if verdict == "unknown" and gap is None:
+                gap = ("lettera_not_checkable", what)
+            elif verdict == "ok" and what:
+                confirmed.append(what)
+        score = None
         if c.description:
-            score = content_score(self.an, c.description, heading, text)
-            if score is not None and score < CONTENT_THRESHOLD:
-                return _Outcome(status="content_mismatch", content_score=score,
-                                detail=f"{where} exists, but the description ({c.description}) does not fit its "
-                                f"rubrica/text (overlap {score:.2f}): review" + extra, **base)
-            return _Outcome(status="verified", content_score=score, detail=f"{where} exists" + (
-                f"; the description fits (overlap {score:.2f})" if score is not None else "") + extra, **base)
-        return _Outcome(status="verified", detail=f"{where} exists" + (f", comma {c.comma} too" if c.comma else "") + extra, **base)
+            if names_the_act(self.an, c.description, act_title):
+                confirmed.append(f"the description ({c.description}) names the act, not the article: not compared")
+            else:
+                fit = description_fit(self.an, c.description, heading, text)
+                score = _score_of(fit, heading)
+                text_only = bool(heading) and fit is not None and fit[0] == 0.0
+                if score is not None and score < CONTENT_THRESHOLD:
+                    # not a mismatch yet: check_statute looks for the article the description does fit
+                    return _Outcome(status="content_unconfirmed", content_score=score,
+                                    detail=f"{where} exists, but the description ({c.description}) does not match its "
+                                    f"rubrica/text (overlap {score:.2f}): review" + extra, **base)
+                if score is not None:
+                    confirmed.append(f"the description fits (overlap {score:.2f})")
+        done = ("; " + ", ".join(confirmed)) if confirmed else ""
+        recheck = score is not None and text_only
+        if gap is not None:
+            return _Outcome(status=gap[0], content_score=score, detail=f"{where} exists{done}; but {gap[1]}" + extra,
+                            text_only_fit=recheck, **base)
+        return _Outcome(status="verified", content_score=score, detail=f"{where} exists{done}" + extra,
+                        text_only_fit=recheck, **base)
+
+    async def _description_elsewhere(self, c: Citation, o: _Outcome, key: str) -> _Outcome:
+        """A description that does not match the cited article is called a mismatch only when it
+        fits ANOTHER article of the same act better (art. 575 c.p. (furto) -> art. 624 'Furto';
+        art. 3 Cost. (sciopero) -> art. 40). A doctrinal name the text does not use (a principle,
+        a nickname) fits no article: it stays 'content_unconfirmed', to review, not a mismatch.
+        A description found only in the cited article's text (not its rubrica) is a mismatch only
+        when another article's rubrica says exactly that ('reati societari': art. 25-ter)."""
+        if not o.urn or not c.description:
+            return o
+        strict = o.status != "content_unconfirmed"
+        try:
+            res = await asyncio.to_thread(self.store.search, c.description, urn=o.urn, limit=5)
+        except ItEliError:
+            return o
+        best = None
+        for h in res.hits:
+            other = canon_key(h.article)
+            if other == key or h.repealed:
+                continue
+            if strict:
+                # the other rubrica must BE the description: all its words in the rubrica, and the
+                # rubrica's words (most of them) in the description
+                fit = description_fit(self.an, c.description, h.heading, "")
+                score = fit[0] if fit and h.heading else 0.0
+                back = list(_units(self.an, h.heading or "", _generic_stems(self.an)).values())
+                if score < 1.0 or not back or _Text(self.an, c.description).share(back) < 0.75:
+                    continue
+            else:
+                cands = await asyncio.to_thread(self.store.article_candidates, o.urn, other)
+                text = cands[0].text if cands else h.snippet
+                score = content_score(self.an, c.description, h.heading, text) or 0.0
+                if score < CONTENT_THRESHOLD or score <= (o.content_score or 0):
+                    continue
+            if best is None or score > best[0]:
+                best = (score, other, h.heading)
+        if best is None:
+            if strict:
+                return o
+            return msgspec.structs.replace(o, detail=o.detail.removesuffix(": review") + "; no other article of the act "
+                                           "fits it either, so it is not called a mismatch (a doctrinal name the text "
+                                           "does not use?): review")
+        score, other, heading = best
+        what = f"art. {other}" + (f" ({heading})" if heading else "")
+        head = (o.detail.removesuffix(": review") if not strict else
+                f"art. {key} exists, but the description ({c.description}) is not its rubrica")
+        return msgspec.structs.replace(
+            o, status="content_mismatch", range_hint=f"the description fits {what}", text_only_fit=False,
+            detail=f"{head}; it fits {what} of the same act (overlap {score:.2f}): review")
 
     async def _live_statute(self, c: Citation, r: _Resolved, key: str | None, had_cache: bool) -> _Outcome:
-        from .tools.legislation import UNREACHABLE, Target, _act_version, _article
+        """Online: the legislation tools' channels (OpenData API, portal export with the identity
+        check). 'Does not exist' only on positive evidence: the API's own 'act exists, article
+        does not', or a complete export Normattiva has just sent (for at_date) that lacks the key.
+        Anything else — an upstream down, a stale cached copy served in its place, the API's
+        ambiguous 'act not found' with the portal unreachable — is upstream_unavailable."""
+        from .tools.legislation import UNREACHABLE, Target, _act_version, _api_not_found_is_final, _article
 
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return _Outcome(status="upstream_unavailable", urn=r.urn,
@@ -470,6 +858,7 @@ class Verifier:
         self.live_used += 1
         self._versions.pop(r.urn or "", None)
         target = Target(urn=r.urn, ref=r.ref)
+        since = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
         try:
             if key is None:
                 version, served, stale, _ = await _act_version(self.app, target, self.at)
@@ -480,30 +869,13 @@ class Verifier:
             try:
                 tr = await _article(self.app, target, key, self.at, 50_000_000, 0)
             except NotFound as exc:
-                if exc.details.get("range_hint") or exc.details.get("coordinates"):
-                    hint = exc.details.get("range_hint") or None
-                    near = []
-                    if hint and "nearest existing: " in hint:
-                        near = hint.split("nearest existing: ", 1)[1].split(", ")
-                    return _Outcome(status="not_found", urn=r.urn, range_hint=hint, nearest=near, served_from="normattiva",
-                                    detail=f"art. {key} does not exist in {r.label} (Normattiva: {exc.message})")
-                # the API could not place the act: the portal export settles it (identity-checked)
-                version, served, stale, _ = await _act_version(self.app, target, self.at, want_keys=True)
-                self._versions.pop(version.urn, None)
-                keys = [canon_key(k) for k in version.keys]
-                if key not in keys:
-                    hint, near = range_hint(keys, key)
-                    return _Outcome(status="not_found", urn=version.urn, range_hint=hint, nearest=near,
-                                    checked_version=version.version, served_from=served, source_url=version.source_url,
-                                    detail=f"art. {key} does not exist in {r.label} (complete export from Normattiva)")
-                a = await asyncio.to_thread(self.store.get_article, version.urn, key, version.version)
-                if a is None:
-                    return _Outcome(status="upstream_unavailable", urn=version.urn,
-                                    detail=f"{r.label}: the export lists art. {key} but its text could not be read back")
-                r2 = _Resolved(urn=version.urn, ref=r.ref, label=r.label)
-                return self._judge_article(c, r2, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
-                                           repealed=a.repealed, version=version.version, served=served,
-                                           source_url=a.source_url)
+                if "portal" in exc.details and "range_hint" not in exc.details:
+                    raise  # Normattiva confirmed the ACT does not exist: act_unresolvable below
+                if exc.details.get("not_yet_in_force"):  # Normattiva's own answer: no text in force that day
+                    return _Outcome(status="not_found", urn=r.urn, served_from="normattiva_api",
+                                    detail=f"art. {key} {r.label} is not in force on {self.at or 'today'} "
+                                    f"(Normattiva: {exc.message[:200]})")
+                return await self._settle_after_live(c, r, key, since, exc, api_final=_api_not_found_is_final(exc, key))
             r2 = _Resolved(urn=tr.urn, ref=r.ref, label=r.label)
             return self._judge_article(c, r2, key, heading=tr.heading, text=tr.text, commi=[x.num for x in tr.commi],
                                        repealed=tr.repealed, version=tr.in_force_date or ORIGINAL, served=tr.served_from,
@@ -516,13 +888,45 @@ class Verifier:
             return _Outcome(status="act_unresolvable", urn=r.urn,
                             detail=f"{r.label}: Normattiva could not find the act ({exc.message}); check type, number and date")
         except UNREACHABLE as exc:
-            kind = "upstream_unavailable"
             what = "not in the local index" if not had_cache else "the cached copy cannot settle it"
-            return _Outcome(status=kind, urn=r.urn, detail=f"{r.label}: {what}, and Normattiva could not be reached ({exc.code})")
+            return _Outcome(status="upstream_unavailable", urn=r.urn, detail=f"{r.label}: {what}, and Normattiva could not be reached ({exc.code})")
         except InvalidArg as exc:
             return _Outcome(status="act_unresolvable", urn=r.urn, detail=f"{r.label}: {exc.message}")
         except ItEliError as exc:
             return _Outcome(status="upstream_unavailable", urn=r.urn, detail=f"{r.label}: {exc.code}: {exc.message}")
+
+    async def _settle_after_live(self, c: Citation, r: _Resolved, key: str, since: dt.datetime, exc: NotFound,
+                                 *, api_final: bool) -> _Outcome:
+        """The legislation channel said 'not found'. Decide from evidence, not from the exception:
+        what the local index holds now (a version Normattiva just sent counts for at_date)."""
+        urn = r.urn
+        if urn is None and isinstance(r.ref, urnmod.Urn) and r.ref.partial:
+            urn = await asyncio.to_thread(self.store.find_full_urn, r.ref)
+        versions: list[ActVersion] = []
+        if urn:
+            self._versions.pop(urn, None)
+            versions = await self.versions(urn)
+        v, verdict = self._choose(versions, key, fetched_since=since)
+        if verdict == "absent" and v is not None:
+            fresh = _parse_ts(v.fetched_at) >= since
+            return self._absent(r, key, v, "normattiva_portal" if fresh else "local_index",
+                                "complete export just received from Normattiva" if fresh else "complete copy in the local index")
+        if verdict == "present" and v is not None:
+            out = await self._judge_cached(c, r, key, v)
+            if out is not None:
+                return out
+        if api_final:
+            # the OpenData API's own answer: the act exists, this (plain numeric) article does not
+            hint, near = (range_hint(versions[0].keys, key) if versions else (exc.details.get("hint") or None, []))
+            return _Outcome(status="not_found", urn=urn, range_hint=hint, nearest=near, served_from="normattiva_api",
+                            detail=f"art. {key} does not exist in {r.label} (Normattiva OpenData API: the act exists, "
+                            "the article does not)")
+        held = f"the cached copy ({v.version}) lacks it but is not the authoritative text" if v is not None else (
+            "no copy of the act is cached")
+        return _Outcome(status="upstream_unavailable", urn=urn,
+                        detail=f"{r.label}: art. {key} could not be checked"
+                        + (f" on {self.at}" if self.at else "")
+                        + f": Normattiva could not be reached, or its answer was not conclusive; {held}")
 
     async def _group_description(self, c: Citation, o: _Outcome, group: list[Citation]) -> _Outcome:
         """'artt. 575 e 577 c.p. (omicidio)': the description is the group's, so judge it on all its articles."""
@@ -537,7 +941,7 @@ class Verifier:
         score = content_score(self.an, c.description or "", " ".join(heading), " ".join(text))
         if score is None or score < CONTENT_THRESHOLD:
             return o
-        return msgspec.structs.replace(o, status="verified", content_score=score,
+        return msgspec.structs.replace(o, status="verified", content_score=score, range_hint=None,
                                        detail=f"art. {canon_key(c.article)} exists; the description fits the group "
                                        f"{c.raw!r} (overlap {score:.2f})")
 
@@ -641,7 +1045,7 @@ class Verifier:
         except ItEliError as exc:
             return _Outcome(status="upstream_unavailable", detail=f"GA portal: {exc.code}: {exc.message[:160]}")
         for h in res.hits:
-            if (ecli and h.ecli == ecli) or (not ecli and h.number and h.number.lstrip("0") == number and h.year == year):
+            if (ecli and h.ecli == ecli) or (not ecli and _ga_number(h) == number and h.year == year):
                 return _Outcome(status="verified", detail=f"found on the GA portal ({h.sede or ''} {h.ecli or ''})".strip(),
                                 served_from="ga", source_url=h.source_url)
         return _Outcome(status="out_of_corpus",
@@ -662,7 +1066,13 @@ class Verifier:
             return await self.check_cost(c, c.decision_year, c.decision_number)
         if c.court == "CASS":
             return await self.check_cassazione(c, c.decision_year, c.decision_number)
-        return await self.check_ga(c, c.decision_year, c.decision_number)
+        if c.court in ("CDS", "CGARS", "TAR"):
+            return await self.check_ga(c, c.decision_year, c.decision_number)
+        name = COURT_NAMES.get(c.court or "", c.court or "this court")
+        return _Outcome(status="out_of_corpus", gap_note=COURT_FALLBACKS.get(c.court or ""),
+                        detail=f"a decision of the {name}: it_eli has no source for this court "
+                        "(it checks the Corte costituzionale, the Cassazione and the administrative courts), so it was "
+                        "not checked")
 
     # ---------------------------------------------------------- run
     async def run(self, text: str) -> VerifyResult:
@@ -676,7 +1086,7 @@ class Verifier:
         for c in cites:
             if c.kind == "statute":
                 o = await self.check_statute(c)
-                if o.status == "content_mismatch":
+                if o.status in ("content_mismatch", "content_unconfirmed"):
                     o = await self._group_description(c, o, groups.get((c.start, c.end), []))
                 ecli = None
             else:
@@ -690,7 +1100,8 @@ class Verifier:
                     art = c.article
             cc = CheckedCitation(
                 raw=c.raw, kind=c.kind, status=o.status, detail=o.detail, start=c.start, end=c.end, urn=o.urn, ecli=ecli,
-                article=art, comma=c.comma, court=c.court, decision_number=c.decision_number,
+                article=art, comma=c.comma, lettera=c.lettera, numero=c.numero, court=c.court, court_seat=c.court_seat,
+                decision_number=c.decision_number,
                 decision_year=c.decision_year, range_hint=o.range_hint, nearest=list(o.nearest), description=c.description,
                 content_score=o.content_score, checked_version=o.checked_version, served_from=o.served_from,
                 source_url=o.source_url,
@@ -704,11 +1115,17 @@ class Verifier:
     def _result(self, checked: list[CheckedCitation], gaps: list[VerifyGap]) -> VerifyResult:
         count = lambda s: sum(1 for x in checked if x.status == s)  # noqa: E731
         nf = count("not_found")
-        decided = sum(1 for x in checked if x.status in ("verified", "not_found", "repealed", "content_mismatch", "comma_not_checkable"))
+        decided = sum(1 for x in checked if x.status in ("not_found", *REVIEW_KINDS, *CONFIRMED_KINDS))
+        confirmed = sum(1 for x in checked if x.status in CONFIRMED_KINDS)
+        review = sum(1 for x in checked if x.status in REVIEW_KINDS)
         if not checked:
             status = "NO_CITATIONS_FOUND"
         elif nf:
             status = "HALLUCINATION_DETECTED"
+        elif review:
+            status = "NEEDS_REVIEW"
+        elif not confirmed:
+            status = "NOTHING_VERIFIED"
         elif gaps:
             status = "VERIFIED_WITH_GAPS"
         else:
@@ -716,14 +1133,19 @@ class Verifier:
         notes = list(self.notes)
         if status == "NO_CITATIONS_FOUND":
             notes.append("no citation was recognised in the text: nothing was checked (this is not a pass)")
-        if checked and decided == 0:
-            notes.append("no citation could be checked: every one is a gap")
+        if status == "NOTHING_VERIFIED":
+            notes.append("no citation could be confirmed: every one is a gap (this is not a pass)")
+        if status == "NEEDS_REVIEW":
+            notes.append(f"{review} citation(s) need a human look (repealed article, or a description that does not fit "
+                         "or could not be confirmed): this is not a pass")
         return VerifyResult(
             status=status, is_error=status == "HALLUCINATION_DETECTED",
-            needs_review=bool(count("repealed") or count("content_mismatch")),
+            needs_review=bool(review),
             summary=VerifySummary(
                 citations=len(checked), checked=decided, verified=count("verified"), not_found=nf,
-                repealed=count("repealed"), content_mismatch=count("content_mismatch"), gaps=len(gaps),
+                repealed=count("repealed"), content_mismatch=count("content_mismatch"),
+                content_unconfirmed=count("content_unconfirmed"), to_review=review,
+                partly_verified=count("comma_not_checkable") + count("lettera_not_checkable"), gaps=len(gaps),
                 live_lookups=self.live_used,
             ),
             citations=checked, gaps=gaps, at_date=self.at, offline=self.offline, checked_at=_now(), notes=notes,

@@ -1,16 +1,22 @@
 """`it-eli verify FILE|-`: the citation gate for pipelines.
 
-Exit codes (why a distinct code for "nothing checked": a gate that passes when it could not
-look is worse than none):
-  0  VERIFIED, or VERIFIED_WITH_GAPS with at least one citation actually checked
-  1  HALLUCINATION_DETECTED: a cited article, comma or decision does not exist
+Exit codes (why a distinct code for "not a pass": a gate that passes when it could not look,
+or when something needs a human, is worse than none):
+  0  VERIFIED, or VERIFIED_WITH_GAPS: at least one citation confirmed, none missing, none to review
+     (the gaps are listed with where to check them)
+  1  HALLUCINATION_DETECTED: a cited article, comma, lettera or decision does not exist
   2  usage error: unreadable file, not UTF-8, more than 1,000,000 characters, bad --at-date
-  3  nothing was checked: NO_CITATIONS_FOUND, or every citation is a gap
+  3  not a pass, look by hand: NO_CITATIONS_FOUND, NOTHING_VERIFIED (every citation is a gap), or
+     NEEDS_REVIEW (a repealed article, or a description that does not fit or could not be confirmed)
+
+The output may be cut short by the reader (`it-eli verify big.txt | head`): that is not an error,
+the command then exits quietly with its verdict's code.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 
 import msgspec
@@ -20,7 +26,15 @@ from .errors import ItEliError
 EXIT_OK, EXIT_HALLUCINATION, EXIT_USAGE, EXIT_UNCHECKED = 0, 1, 2, 3
 
 _MARK = {
-    "verified": "OK  ", "not_found": "FAIL", "repealed": "WARN", "content_mismatch": "WARN",
+    "verified": "OK  ", "not_found": "FAIL", "repealed": "WARN", "content_mismatch": "WARN", "content_unconfirmed": "WARN",
+}
+_HEADLINE = {
+    "VERIFIED": "every citation was found",
+    "VERIFIED_WITH_GAPS": "the citations checked were found; the gaps below were NOT checked",
+    "NEEDS_REVIEW": "NOT A PASS: nothing is missing, but some citations need a human look",
+    "NOTHING_VERIFIED": "NOT A PASS: no citation could be checked",
+    "HALLUCINATION_DETECTED": "a cited article, comma, lettera or decision does not exist",
+    "NO_CITATIONS_FOUND": "NOT A PASS: no citation was recognised",
 }
 
 
@@ -38,17 +52,22 @@ def _read(path: str) -> str:
 def exit_code(result) -> int:
     if result.status == "HALLUCINATION_DETECTED":
         return EXIT_HALLUCINATION
-    if result.status == "NO_CITATIONS_FOUND" or result.summary.checked == 0:
-        return EXIT_UNCHECKED
-    return EXIT_OK
+    if result.status in ("VERIFIED", "VERIFIED_WITH_GAPS"):
+        return EXIT_OK
+    return EXIT_UNCHECKED  # NEEDS_REVIEW, NOTHING_VERIFIED, NO_CITATIONS_FOUND: never a pass
 
 
 def render_text(result) -> str:
     s = result.summary
     lines = [
-        f"{result.status}: {s.citations} citations, {s.checked} checked — {s.verified} verified, {s.not_found} not found, "
-        f"{s.repealed} repealed, {s.content_mismatch} to review, {s.gaps} gaps"
-        + (f" (offline)" if result.offline else "") + (f" (law in force on {result.at_date})" if result.at_date else ""),
+        f"{result.status}: {_HEADLINE.get(result.status, '')}",
+        f"  {s.citations} citations: {s.verified} verified"
+        + (f", {s.partly_verified} found but comma/lettera not checked" if s.partly_verified else "")
+        + f", {s.not_found} not found, {s.to_review} to review"
+        + (f" ({s.repealed} repealed, {s.content_mismatch} description mismatch, {s.content_unconfirmed} description "
+           "unconfirmed)" if s.to_review else "")
+        + f", {s.gaps - s.partly_verified} not checked"
+        + (" (offline)" if result.offline else "") + (f" (law in force on {result.at_date})" if result.at_date else ""),
     ]
     for c in result.citations:
         mark = _MARK.get(c.status, "GAP ")
@@ -92,7 +111,22 @@ def run_verify(args, settings) -> int:
         print(f"error ({exc.code}): {exc.message}" + (f" — valid: {exc.valid}" if exc.valid else ""), file=sys.stderr)
         return EXIT_USAGE
     if getattr(args, "format", "text") == "json":
-        print(msgspec.json.format(msgspec.json.encode(result)).decode())
+        out = msgspec.json.format(msgspec.json.encode(result)).decode()
     else:
-        print(render_text(result))
+        out = render_text(result)
+    _write(out + "\n")
     return exit_code(result)
+
+
+def _write(out: str) -> None:
+    """Print the report; a reader that stops early (`| head`) is not an error: no traceback."""
+    try:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at /dev/null so that flush cannot fail
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)

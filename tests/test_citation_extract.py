@@ -211,7 +211,9 @@ def test_never_crashes_and_offsets_slice_raw(text):
 @pytest.mark.parametrize(
     "unit",
     ["art. ", "artt. 1, ", "art. 1 e ", "((((", "1234567890", "legge n. ", "Cass., sez. ", "l. 241/1990, ",
-     "commi 1 e ", "ECLI:IT:", "artt. 3 Cost., 97 Cost., ", "Cons. Stato, n. 1/2020; ", "d.lgs. 231/2001 prevede all'art. 5 e all'art. ", "T.A.R. Lazio, "],
+     "commi 1 e ", "ECLI:IT:", "artt. 3 Cost., 97 Cost., ", "Cons. Stato, n. 1/2020; ", "d.lgs. 231/2001 prevede all'art. 5 e all'art. ", "T.A.R. Lazio, ",
+     "Trib. Milano, sez. ", "Corte EDU, Grande Camera, ", "Regolamento (UE) ", "art. 1 n. 2 n. ", "l.r. Lombardia ",
+     "Consulta ", "CGUE, C-1/18, C-", "art. 81 cpv. cpv. "],
 )
 def test_pathological_200kb_completes(unit):
     """No timing here: the input is built so a super-linear scanner would not finish in CI time."""

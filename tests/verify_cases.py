@@ -24,10 +24,12 @@ NC, AU, UU, CN, OC, UP = (
     "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "comma_not_checkable", "out_of_corpus",
     "unparseable_citation",
 )
+LN = "lettera_not_checkable"
 
 
-def S(article, act, status, comma=None):
-    return {"kind": "statute", "article": article, "act": _act(act), "status": status, "comma": comma}
+def S(article, act, status, comma=None, lettera=None, numero=None):
+    return {"kind": "statute", "article": article, "act": _act(act), "status": status, "comma": comma,
+            "lettera": lettera, "numero": numero}
 
 
 def A(act, status):
@@ -311,8 +313,9 @@ CASES: list[tuple[str, str, list[dict]]] = [
     ("l241-1991-wrongyear", "La motivazione è richiesta dall'art. 3 della legge n. 241/1991.", [S("3", "legge 241/1991", NC)]),
     # ------------------------------------------------------------ unresolvable / out of corpus
     ("noact", "L'art. 5 prevede un termine perentorio di trenta giorni.", [S("5", None, AU)]),
-    ("cedu", "Il ricorrente lamenta la violazione dell'art. 6 CEDU.", [S("6", None, AU)]),
-    ("gdpr", "Il titolare deve dimostrare la base giuridica ai sensi dell'art. 6 GDPR.", [S("6", None, AU)]),
+    # EU and international acts are named (not "no act"): outside the corpus, with EUR-Lex / HUDOC as fallback
+    ("cedu", "Il ricorrente lamenta la violazione dell'art. 6 CEDU.", [S("6", "cedu", OC)]),
+    ("gdpr", "Il titolare deve dimostrare la base giuridica ai sensi dell'art. 6 GDPR.", [S("6", "gdpr", OC)]),
     ("backref-none", "Ai sensi dell'art. 4 della citata legge, il termine è perentorio.", [S("4", None, AU)]),
     ("preleggi", "L'interpretazione segue l'art. 12 disp. prel. c.c.", [S("12", "preleggi", AU)]),
     ("disp-att", "Si applica l'art. 118 disp. att. c.p.c. sulla motivazione.", [S("118", "disp-att-cpc", AU)]),
@@ -375,4 +378,45 @@ CASES: list[tuple[str, str, list[dict]]] = [
     ("none-1", "Il giudice ha rigettato la domanda proposta dal ricorrente per difetto di prova.", []),
     ("none-2", "Le parti hanno depositato memorie nei termini assegnati e la causa è stata trattenuta in decisione.", []),
     ("none-3", "Il codice civile e la Costituzione sono fonti del diritto.", []),
+    # ------------------------------------------------------------ lettere and numeri (checked against the text)
+    ("lett-231-2-none", "Ai sensi dell'art. 2, comma 1, lett. a), d.lgs. 231/2001 l'ente risponde.",
+     [S("2", "dlgs 231/2001", NF, comma="1", lettera="a")]),
+    ("lett-36-3-none", "L'art. 3, comma 1, lettera b), del d.lgs. 36/2023 definisce la concorrenza.",
+     [S("3", "dlgs 36/2023", NF, comma="1", lettera="b")]),
+    ("lett-231-5-b", "L'ente risponde per i sottoposti ex art. 5, comma 1, lett. b), d.lgs. 231/2001.",
+     [S("5", "dlgs 231/2001", V, comma="1", lettera="b")]),
+    ("lett-231-6-beyond", "Il modello deve rispettare l'art. 6, comma 1, lett. f), d.lgs. 231/2001.",
+     [S("6", "dlgs 231/2001", NF, comma="1", lettera="f")]),
+    ("lett-231-6-wrong-comma", "Si veda l'art. 5, comma 2, lett. a), d.lgs. 231/2001.",
+     [S("5", "dlgs 231/2001", NF, comma="2", lettera="a")]),
+    ("lett-cad-other-comma", "Si tratta dei casi di cui all'art. 2, comma 1, lett. a) e b), CAD.",
+     [S("2", "cad", NF, comma="1", lettera="a,b")]),
+    ("lett-cad-ok", "Si tratta dei casi di cui all'art. 2, comma 2, lett. a) e b), CAD.",
+     [S("2", "cad", V, comma="2", lettera="a,b")]),
+    ("lett-cpp-380-abis", "L'arresto è obbligatorio ex art. 380, comma 2, lett. a-bis), c.p.p.",
+     [S("380", "cpp", V, comma="2", lettera="a-bis")]),
+    ("lett-cost-117-m", "La materia rientra nell'art. 117, comma 2, lett. m), Cost.",
+     [S("117", "cost", CN, comma="2", lettera="m")]),
+    ("lett-cost-117-z", "La materia rientra nell'art. 117, comma 2, lett. z), Cost.",
+     [S("117", "cost", NF, comma="2", lettera="z")]),
+    ("num-cp-61-7", "Si contesta l'aggravante dell'art. 61 n. 7 c.p.", [S("61", "cp", V, numero="7")]),
+    ("num-cp-61-comma", "Ricorre l'aggravante di cui all'art. 61, n. 2, c.p.", [S("61", "cp", V, numero="2")]),
+    ("num-cp-61-15", "Si contesta l'aggravante dell'art. 61 n. 15 c.p.", [S("61", "cp", NF, numero="15")]),
+    ("num-cpp-407", "Il termine è di due anni ex art. 407, comma 2, lett. a), n. 2), c.p.p.",
+     [S("407", "cpp", V, comma="2", lettera="a", numero="2")]),
+    ("num-cpp-380-none", "L'art. 380, comma 2, lett. a), n. 1), c.p.p. non è stato correttamente applicato.",
+     [S("380", "cpp", LN, comma="2", lettera="a", numero="1")]),
+    ("num-gelli-unknown", "Si richiama l'art. 1, comma 2, n. 3 della legge 24/2017.",
+     [S("1", "legge 24/2017", LN, comma="2", numero="3")]),
+    # ------------------------------------------------------------ criminal-law styles: numero and capoverso
+    ("cp-cpv", "Il reato continuato è disciplinato dall'art. 81 cpv. c.p.", [S("81", "cp", CN, comma="2")]),
+    ("cp-cpv-group", "Si contestano gli artt. 110, 81 cpv. e 640 c.p.",
+     [S("110", "cp", V), S("81", "cp", CN, comma="2"), S("640", "cp", V)]),
+    # ------------------------------------------------------------ EU and regional acts: out of corpus, named
+    ("eu-reg", "Il trattamento è lecito ai sensi dell'art. 6 del Regolamento (UE) 2016/679.",
+     [{"kind": "statute", "article": "6", "act": {"act_type": "ue.regolamento", "number": "679", "year": 2016},
+       "status": OC, "comma": None, "lettera": None, "numero": None}]),
+    ("lr-region", "Il piano è approvato ai sensi dell'art. 5 l.r. Lombardia 11 marzo 2005, n. 12.",
+     [S("5", "lr 12/2005", OC)]),
+
 ]

@@ -13,7 +13,16 @@ import msgspec
 
 from ..errors import IndexMissing, ItEliError
 from ..statutes import DATASET_NOTE, StatuteStore
-from ..verify import MAX_INPUT_CHARS, MAX_LIVE_LOOKUPS, VerifyResult, verify_text
+from ..verify import (
+    CEDU_FALLBACK,
+    COURT_FALLBACKS,
+    EU_FALLBACK,
+    MAX_INPUT_CHARS,
+    MAX_LIVE_LOOKUPS,
+    REGIONAL_FALLBACK,
+    VerifyResult,
+    verify_text,
+)
 from .registry import tool
 
 
@@ -85,13 +94,15 @@ class CoverageResult(msgspec.Struct, kw_only=True):
 
 @tool("it_verify_citations", VerifyParams, VerifyResult, open_world=True)
 async def it_verify_citations(app, text, at_date=None, offline=False):
-    """Check every legal citation in a text (at most 1,000,000 characters): statute articles
-    (local index, then Normattiva with the act-identity check), Constitutional Court decisions
-    (local index), Cassazione and administrative decisions (live). Each citation gets verified,
-    not_found (with range hint and nearest existing articles), repealed, content_mismatch (its
-    parenthetical description does not fit the article: review), or a typed gap with a fallback.
-    status: VERIFIED | VERIFIED_WITH_GAPS | HALLUCINATION_DETECTED (isError) | NO_CITATIONS_FOUND.
-    at_date (YYYY-MM-DD) checks the law in force on that date; offline=true uses only local indexes."""
+    """Check every legal citation in a text (at most 1,000,000 characters): statute articles with
+    their commi, lettere and numeri (local index, then Normattiva with the act-identity check),
+    Constitutional Court decisions (local index), Cassazione and administrative decisions (live);
+    other courts, EU and regional acts are extracted and reported out_of_corpus. Each citation gets
+    verified, not_found (with range hint and nearest existing articles), repealed, content_mismatch
+    (its description fits another article), content_unconfirmed (fits none: review), or a typed gap
+    with a fallback. status: VERIFIED | VERIFIED_WITH_GAPS (a pass) | NEEDS_REVIEW | NOTHING_VERIFIED |
+    NO_CITATIONS_FOUND (not a pass) | HALLUCINATION_DETECTED (isError). at_date (YYYY-MM-DD) checks
+    the law in force on that date; offline=true uses only local indexes."""
     return await verify_text(app, text, at_date=at_date, offline=offline)
 
 
@@ -163,16 +174,32 @@ async def it_coverage(app):
                     fallback="`it-eli index build` (full open data), or www.cortecostituzionale.it"),
         CoverageGap(what="acts not in the local statute index, when offline or Normattiva is unreachable",
                     why="no copy to check against", fallback="`it-eli statutes import FILE.xml`, or retry online"),
-        CoverageGap(what="regional laws", why="outside Normattiva's national corpus as it_eli reads it",
-                    fallback="the Region's official bulletin (BUR)"),
-        CoverageGap(what="EU acts, CEDU, GDPR articles", why="not Italian acts; citations are reported act_unresolvable",
-                    fallback="eur-lex.europa.eu, hudoc.echr.coe.int"),
+        CoverageGap(what="regional and provincial laws (l.r., l.p.)", why="outside Normattiva's national corpus as it_eli "
+                    "reads it; citations are reported out_of_corpus", fallback=REGIONAL_FALLBACK),
+        CoverageGap(what="EU acts (regulations, directives, GDPR, TFUE/TUE, the Charter)",
+                    why="not Italian acts; citations are reported out_of_corpus", fallback=EU_FALLBACK),
+        CoverageGap(what="the European Convention on Human Rights (CEDU)", why="not an Italian act; citations are "
+                    "reported out_of_corpus", fallback=CEDU_FALLBACK),
         CoverageGap(what="preleggi and disposizioni di attuazione", why="annexes without their own URN here",
                     fallback="read them on normattiva.it"),
-        CoverageGap(what="ordinary courts of merit (Tribunale, Corte d'appello), Corte dei conti",
-                    why="no open source wired in", fallback="the court's own site or a commercial database"),
+        CoverageGap(what="ordinary courts of merit (Tribunale, Corte d'appello, Corte d'assise)",
+                    why="no open source wired in; their decisions are extracted and reported out_of_corpus",
+                    fallback=COURT_FALLBACKS["TRIB"]),
+        CoverageGap(what="Corte dei conti", why="no open source wired in; reported out_of_corpus",
+                    fallback=COURT_FALLBACKS["CCONTI"]),
+        CoverageGap(what="tax courts (Corte di giustizia tributaria, Commissioni tributarie)",
+                    why="no open source wired in; reported out_of_corpus", fallback=COURT_FALLBACKS["TRIBUTARIA"]),
+        CoverageGap(what="European courts: Court of Justice of the EU (CGUE) and Corte EDU",
+                    why="not Italian courts; reported out_of_corpus",
+                    fallback=COURT_FALLBACKS["CGUE"] + "; " + COURT_FALLBACKS["CEDU"]),
+        CoverageGap(what="Cassazione and administrative decisions outside the live sources' window",
+                    why="SentenzeWeb shows a window of years, the GA portal only its newest results: an absence is "
+                    "out_of_corpus, never not_found", fallback="italgiure.giustizia.it, giustizia-amministrativa.it"),
         CoverageGap(what="commi of acts whose export does not number them (e.g. Costituzione, codice penale)",
                     why="the Akoma Ntoso export has no numbered paragraphs", fallback="read the article text (it_get_text)"),
+        CoverageGap(what="numeri of an article whose text has no numbered items",
+                    why="another numbering may be meant; reported lettera_not_checkable",
+                    fallback="read the article text (it_get_text)"),
     ]
     return CoverageResult(
         statutes=statutes, constitutional_court=cost, live_sources=live, not_covered=gaps,
