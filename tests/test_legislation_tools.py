@@ -230,6 +230,17 @@ async def test_point_in_time_codice_penale(testdata, make_settings):
         assert old.article("452-bis").text != new.article("452-bis").text
 
 
+async def test_missing_article_hint_gives_the_numbered_range_apart_from_other_provisions(testdata, make_settings):
+    """The codice penale's export opens with the approving decree's articles (dec-1 …): the hint
+    says the articles run from 1 to 734-bis, not "from dec-1"."""
+    async with session(testdata, make_settings) as (srv, app):
+        err, a = await call(app, "it_get_act", {"reference": "codice penale", "at_date": "2026-06-10"})
+        assert not err, a
+        err, p = await call(app, "it_get_text", {"reference": CP, "article": "999", "at_date": "2026-06-10"})
+        assert err and p["code"] == "not_found", p
+        assert "numbered articles, from 1 to 734-bis" in p["valid"] and "other provisions (dec-1" in p["valid"]
+
+
 # ---------------------------------------------------------------- paging and formats
 
 

@@ -842,8 +842,18 @@ def _range_hint(store: StatuteStore, urn: str, key: str, version: str | None = N
         return ""
     v = next((x for x in versions if x.version == version), versions[0])
     near = _nearest_keys(v.keys, key)
+    # the range of the act's own numbered articles; an approving decree's articles (dec-1), the
+    # Costituzione's transitional provisions (disp-trans-18) and annexes are counted apart
+    numbered = [k for k in v.keys if k[:1].isdigit()]
+    if numbered and len(numbered) < len(v.keys):
+        others = [k for k in v.keys if not k[:1].isdigit()]
+        shown = ", ".join(others[:3]) + (f" … {others[-1]}" if len(others) > 3 else "")
+        span = (f"{len(numbered)} numbered articles, from {numbered[0]} to {numbered[-1]}, and {len(others)} other "
+                f"provision{'s' if len(others) > 1 else ''} ({shown})")
+    else:
+        span = f"{v.article_count} articles, numbered from {v.first_article} to {v.last_article}"
     return (
-        f"the act has {v.article_count} articles, numbered from {v.first_article} to {v.last_article}"
+        f"the act has {span}"
         + (f" (version of {v.version})" if len(versions) > 1 else "")
         + (f"; nearest existing: {', '.join(near)}" if near else "")
     )
