@@ -7,12 +7,15 @@ and results are encoded from the result Struct. The server and the CLI both go t
 
 from __future__ import annotations
 
+import difflib
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
+import msgspec.inspect
 
 from ..errors import InvalidArg, ItEliError
 
@@ -78,6 +81,7 @@ def _inline_schema(t: type) -> dict[str, Any]:
 def input_schema(spec: ToolSpec) -> dict[str, Any]:
     s = _inline_schema(spec.params)
     s.pop("title", None)
+    s["additionalProperties"] = False  # decode_args refuses what the schema does not name
     return s
 
 
@@ -86,11 +90,43 @@ def output_schema(spec: ToolSpec) -> dict[str, Any]:
 
 
 def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
+    """The arguments as the tool's parameter Struct. An argument the tool does not have is an
+    error, never silently dropped: a misspelt filter (`sezione`, `annno`) would otherwise give
+    unfiltered results that look filtered."""
+    names = [f.encode_name for f in msgspec.structs.fields(spec.params)]
+    fields = ", ".join(names)
+    if arguments is not None and not isinstance(arguments, dict):
+        raise InvalidArg(f"{spec.name}: arguments must be an object", valid=f"an object with: {fields}")
+    unknown = [k for k in (arguments or {}) if k not in names]
+    if unknown:
+        guesses = {k: difflib.get_close_matches(str(k).lower(), names, n=1, cutoff=0.6) for k in unknown}
+        hint = "; ".join(f"{k!r}: did you mean {g[0]!r}" for k, g in guesses.items() if g)
+        raise InvalidArg(
+            f"{spec.name}: unknown argument{'s' if len(unknown) > 1 else ''} "
+            + ", ".join(repr(str(k)[:60]) for k in unknown[:10]),
+            valid=(hint + "? " if hint else "") + f"arguments: {fields} (see the tool's input schema)",
+        )
     try:
         return msgspec.convert(arguments or {}, spec.params, strict=False)
     except msgspec.ValidationError as exc:
-        fields = ", ".join(f.name for f in msgspec.structs.fields(spec.params))
-        raise InvalidArg(f"{spec.name}: {exc}", valid=f"arguments: {fields} (see the tool's input schema)")
+        raise InvalidArg(f"{spec.name}: {exc}", valid=_valid_for(spec.params, str(exc)) or
+                         f"arguments: {fields} (see the tool's input schema)")
+
+
+def _valid_for(params: type, error: str) -> str | None:
+    """For an argument with a fixed set of values, the values (what msgspec's error lacks)."""
+    m = re.search(r"at `\$\.(\w+)`", error)
+    if not m:
+        return None
+    info = msgspec.inspect.type_info(params)
+    field = next((f for f in info.fields if f.encode_name == m.group(1)), None)
+    if field is None:
+        return None
+    types = field.type.types if isinstance(field.type, msgspec.inspect.UnionType) else (field.type,)
+    values = [v for t in types if isinstance(t, msgspec.inspect.LiteralType) for v in t.values]
+    if not values:
+        return None
+    return f"{field.encode_name}: one of " + ", ".join(repr(v) for v in values)
 
 
 MAX_ERROR_TEXT = 2000

@@ -1,0 +1,56 @@
+"""Every tool refuses what its input schema does not allow, and says what would have worked.
+
+Derived from the registry (a tool registered later is covered without touching this file): a
+misspelt or invented argument is never silently dropped, since a dropped filter gives unfiltered
+results that look filtered.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from it_eli.app import App
+from it_eli.tools import load_all
+from it_eli.tools.registry import TOOLS, call, input_schema
+
+load_all()
+
+
+@pytest.mark.parametrize("name", sorted(TOOLS))
+def test_input_schema_forbids_other_arguments(name):
+    assert input_schema(TOOLS[name])["additionalProperties"] is False
+
+
+@pytest.mark.parametrize("name", sorted(TOOLS))
+async def test_an_unknown_argument_is_invalid_and_named(name, make_settings):
+    fields = [f.encode_name for f in msgspec.structs.fields(TOOLS[name].params)]
+    app = App(make_settings(auto_build="0", normattiva_url="http://127.0.0.1:9",
+                            normattiva_api_url="http://127.0.0.1:9", sentenzeweb_url="http://127.0.0.1:9",
+                            ga_url="http://127.0.0.1:9", ga_document_url="http://127.0.0.1:9"))
+    try:
+        is_error, out = await call(app, name, {"sezzione_inventata": "1"})
+    finally:
+        await app.close()
+    assert is_error and out["code"] == "invalid_arg"
+    assert "sezzione_inventata" in out["message"]
+    assert all(f in out["valid"] for f in fields)
+
+
+async def test_a_misspelt_argument_gets_a_suggestion(make_settings):
+    app = App(make_settings(auto_build="0"))
+    try:
+        is_error, out = await call(app, "it_case_search", {"query": "fauna", "annno": 2001})
+    finally:
+        await app.close()
+    assert is_error and out["code"] == "invalid_arg" and "did you mean 'anno'" in out["valid"]
+
+
+async def test_a_value_outside_a_fixed_set_lists_the_set(make_settings):
+    app = App(make_settings(auto_build="0"))
+    try:
+        is_error, out = await call(app, "it_get_text", {"reference": "c.p.", "article": "1", "format": "pdf"})
+    finally:
+        await app.close()
+    assert is_error and out["code"] == "invalid_arg"
+    assert "'text'" in out["valid"] and "'akn_xml'" in out["valid"]
