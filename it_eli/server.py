@@ -13,6 +13,7 @@ import sys
 import anyio
 import mcp_types as types
 from mcp.server import Server
+from mcp.shared.exceptions import MCPError
 
 from . import __version__
 from .app import App
@@ -49,10 +50,18 @@ def build_server(app: App) -> Server:
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         is_error, payload = await call(app, params.name, params.arguments)
+        if params.name not in TOOLS:
+            # a protocol error, as the MCP spec lists unknown tools (the call is audited above)
+            raise MCPError(types.INVALID_PARAMS, payload["message"], data={"valid": payload.get("valid")})
         text = json.dumps(payload, ensure_ascii=False)
+        # A typed error body {code, message, valid, details} is not the tool's result type, so it
+        # goes as text only: clients validate structuredContent against the outputSchema even when
+        # isError is set. A result that is an error in substance (a hallucination found by
+        # it_verify_citations) keeps its structured body, which conforms.
+        typed_error = is_error and set(payload) <= {"code", "message", "valid", "details"}
         return types.CallToolResult(
             content=[types.TextContent(text=text)],
-            structured_content=payload,
+            structured_content=None if typed_error else payload,
             is_error=is_error,
         )
 

@@ -3,6 +3,7 @@ session over stdio (`python -m it_eli serve`) with every upstream on a closed po
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -15,6 +16,12 @@ from mcp.client.stdio import StdioServerParameters
 from .conftest import REPO_ROOT
 
 LEGISLATION_TOOLS = {"it_list_codes", "it_resolve", "it_get_act", "it_get_text", "it_search_statutes"}
+
+
+def error_body(res) -> dict:
+    """A typed error travels as text only (no structuredContent: it is not the tool's result type)."""
+    assert res.structured_content is None
+    return json.loads(res.content[0].text)
 
 
 def _closed_port() -> int:
@@ -100,8 +107,8 @@ async def test_offline_mcp_session_serves_imported_statutes(offline_env):
 
         # not cached and no network: typed, never "does not exist"
         res = await client.call_tool("it_get_text", {"reference": "c.c.", "article": "2043"})
-        assert res.is_error and res.structured_content["code"] == "upstream_unavailable"
+        assert res.is_error and error_body(res)["code"] == "upstream_unavailable"
         res = await client.call_tool("it_get_text", {"reference": "l. 241/1990", "article": "999"})
-        assert res.is_error and res.structured_content["code"] == "not_found"  # the complete act says so
+        assert res.is_error and error_body(res)["code"] == "not_found"  # the complete act says so
         res = await client.call_tool("it_get_text", {"reference": "Cost.", "article": "3", "max_chars": 0})
-        assert res.is_error and res.structured_content["code"] == "invalid_arg"
+        assert res.is_error and error_body(res)["code"] == "invalid_arg"

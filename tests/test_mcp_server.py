@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -9,6 +10,8 @@ import sys
 import time
 
 import pytest
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -17,6 +20,12 @@ from it_eli.decisions import build_index
 from it_eli.tools.registry import call
 
 CASE_TOOLS = {"it_case_search", "it_case_get_decision", "it_case_recent", "it_case_stats"}
+
+
+def error_body(res) -> dict:
+    """A typed error travels as text only (no structuredContent: it is not the tool's result type)."""
+    assert res.structured_content is None
+    return json.loads(res.content[0].text)
 
 
 @pytest.fixture(scope="module")
@@ -65,11 +74,16 @@ async def _exercise(client: Client) -> None:
     assert stats.structured_content["total"] == 12 and stats.structured_content["schema_version"] >= 1
 
     bad = await client.call_tool("it_case_search", {"query": "questione", "anno": 1850})
-    assert bad.is_error and bad.structured_content["code"] == "invalid_arg" and bad.structured_content["valid"]
+    assert bad.is_error and error_body(bad)["code"] == "invalid_arg" and error_body(bad)["valid"]
     bad = await client.call_tool("it_case_get_decision", {"ecli": "ECLI:IT:COST:xx"})
-    assert bad.is_error and bad.structured_content["code"] == "invalid_arg"
+    assert bad.is_error and error_body(bad)["code"] == "invalid_arg"
     bad = await client.call_tool("it_case_search", {"query": "questione", "limit": "tanti"})
-    assert bad.is_error and bad.structured_content["code"] == "invalid_arg"
+    assert bad.is_error and error_body(bad)["code"] == "invalid_arg"
+
+    # an unknown tool is a protocol error (JSON-RPC invalid params), as the MCP spec lists it
+    with pytest.raises(MCPError) as exc:
+        await client.call_tool("it_no_such_tool", {})
+    assert exc.value.code == INVALID_PARAMS and "it_case_search" in str(exc.value.data)
 
 
 async def test_stdio_session(built_home):

@@ -94,7 +94,7 @@ def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
     error, never silently dropped: a misspelt filter (`sezione`, `annno`) would otherwise give
     unfiltered results that look filtered."""
     names = [f.encode_name for f in msgspec.structs.fields(spec.params)]
-    fields = ", ".join(names)
+    fields = ", ".join(names) if names else "none (this tool takes no arguments)"
     if arguments is not None and not isinstance(arguments, dict):
         raise InvalidArg(f"{spec.name}: arguments must be an object", valid=f"an object with: {fields}")
     unknown = [k for k in (arguments or {}) if k not in names]
