@@ -426,6 +426,9 @@ class DecisionIndex:
                           phrases=phrase_probe(parsed.root, _analyzer()))
         facets = self._facets(searcher, self._with_filters(ranked.query, filters))
         notes = query_notes + list(parsed.notes)
+        outside = _years_outside_index(self._meta, anno, year_from, year_to)
+        if outside:
+            notes.append(outside)
         if ranked.relaxed:
             notes.append("ranked by relevance over any of the words: decisions with only some of them are included")
         return CaseSearchResult(
@@ -594,6 +597,19 @@ class DecisionIndex:
 def _first(f: dict, key: str) -> str:
     v = f.get(key)
     return v[0] if v else ""
+
+
+def _years_outside_index(meta: dict, anno, year_from, year_to) -> str | None:
+    """A note when the years asked for lie (partly) outside what the local index holds: an empty
+    answer must not read as "the Court never decided on this"."""
+    yr = meta.get("year_range")
+    if not yr or (anno is None and year_from is None and year_to is None):
+        return None
+    lo, hi = (anno, anno) if anno is not None else (year_from or 1956, year_to or dt.date.today().year)
+    if lo >= yr[0] and hi <= yr[1]:
+        return None
+    return (f"the local index holds decisions of {yr[0]}-{yr[1]} only; years outside that range are not "
+            f"searched (build the full index with `it-eli index build`)")
 
 
 def _coverage(meta: dict) -> str:

@@ -324,3 +324,10 @@ def test_lucene_suffixes_an_assistant_writes_mean_what_they_say(index):
 def test_unusable_suffixes_are_dropped_with_a_note(index, query, note):
     res = index.search(query)
     assert any(note in n for n in res.notes)
+
+
+def test_years_outside_the_index_are_named_not_left_as_an_empty_answer(index):
+    res = index.search("questione", anno=2014)
+    assert res.total == 0 and any("2001-2001 only" in n for n in res.notes)
+    assert not any("only" in n for n in index.search("questione", anno=2001).notes)
+    assert any("2001-2001 only" in n for n in index.search("questione", year_from=1990, year_to=2001).notes)

@@ -129,3 +129,16 @@ async def test_first_call_offline_returns_index_missing_with_the_command(make_se
         await app.close()
     assert is_error and payload["code"] == "index_missing"
     assert "it-eli index build" in payload["valid"]
+
+
+def test_cli_tool_output_into_a_closed_pipe_ends_quietly(built_home):
+    """`it-eli tool ... | head -c 20`: the reader leaves early; no traceback on stderr."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "it_eli", "tool", "it_case_get_decision", '{"ecli": "ECLI:IT:COST:2001:4", "max_chars": 20000}'],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(built_home),
+    )
+    assert proc.stdout.read(20)
+    proc.stdout.close()  # the pipe's reader is gone
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
