@@ -123,6 +123,9 @@ class StatuteSearchResult(msgspec.Struct, kw_only=True):
     total: int
     hits: list[StatuteHit]
     acts_in_index: int
+    offset: int = 0
+    limit: int = 10
+    next_offset: int | None = None  # pass back as offset for the next page; None: this is the last
     relaxed_to_or: bool = False
     at_date: str | None = None  # the date whose versions were searched (None: today's)
     notes: list[str] = msgspec.field(default_factory=list)
@@ -614,12 +617,16 @@ class StatuteStore:
             return None
         return tantivy.Query.boolean_query([(tantivy.Occur.Should, c) for c in clauses])
 
-    def search(self, query: str, *, urn: str | None = None, limit: int = 10, at_date: str | None = None) -> StatuteSearchResult:
+    def search(
+        self, query: str, *, urn: str | None = None, limit: int = 10, offset: int = 0, at_date: str | None = None,
+    ) -> StatuteSearchResult:
         """Ranked articles; each article once, in the text in force today (or on `at_date`)."""
         from .normattiva.clock import today_iso
 
         if not (1 <= limit <= 50):
             raise InvalidArg(f"limit={limit}", valid="an integer from 1 to 50")
+        if not (0 <= offset <= 10_000):
+            raise InvalidArg(f"offset={offset}", valid="an integer from 0 to 10000 (pass next_offset back)")
         parsed = parse_query(query)
         index, searcher = self._searcher()
         aliases = {"rubrica": ["heading"], "heading": ["heading"], "testo": ["text"], "text": ["text"], "titolo": ["act_title"]}
@@ -635,7 +642,7 @@ class StatuteStore:
             ]))
 
         ranked = ranked_search(
-            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit * 4, filters=filt,
+            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit, offset=offset, filters=filt,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
         )
         text_q, relaxed = ranked.query, ranked.relaxed
@@ -667,8 +674,9 @@ class StatuteStore:
             notes.append(f"each article once, in its text in force on {at_date} among the cached versions (acts with "
                          "no cached version in force then are left out)")
         return StatuteSearchResult(
-            query=query, total=ranked.count, hits=hits, acts_in_index=self.acts_count(), relaxed_to_or=relaxed,
-            at_date=at_date, notes=notes,
+            query=query, total=ranked.count, offset=offset, limit=limit, hits=hits, acts_in_index=self.acts_count(),
+            relaxed_to_or=relaxed, at_date=at_date, notes=notes,
+            next_offset=offset + limit if offset + limit < ranked.count else None,
         )
 
     # ------------------------------------------------------------ rebuild

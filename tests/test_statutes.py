@@ -235,3 +235,16 @@ def test_cli_import_and_rebuild(testdata, tmp_path):
     assert r.returncode == 0 and "51 articles" in r.stdout, r.stderr
     r = run("tool", "it_get_text", json.dumps({"reference": "l. 241/1990", "article": "2"}))
     assert r.returncode == 0 and json.loads(r.stdout)["served_from"] == "local_index"
+
+
+def test_search_pages_through_every_article_once(store):
+    """`total` articles are all reachable: pages of 3 via next_offset, none twice, none missing."""
+    first = store.search("procedimento", limit=3)
+    assert first.total > 3 and first.next_offset == 3
+    seen, offset = [], 0
+    while offset is not None:
+        page = store.search("procedimento", limit=3, offset=offset)
+        assert page.total == first.total
+        seen += [(h.urn, h.article) for h in page.hits]
+        offset = page.next_offset
+    assert len(seen) == len(set(seen)) == first.total

@@ -192,6 +192,7 @@ class SearchStatutesParams(msgspec.Struct, kw_only=True):
     query: str
     act: str | None = None
     limit: int = 10
+    offset: int = 0
     at_date: str | None = None
 
 
@@ -1199,11 +1200,12 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
 
 
 @tool("it_search_statutes", SearchStatutesParams, StatuteSearchResult)
-async def it_search_statutes(app, query, act=None, limit=10, at_date=None):
+async def it_search_statutes(app, query, act=None, limit=10, offset=0, at_date=None):
     """Full-text search (Italian stemming, accent folding) over the local statute index: every
     article it_eli has fetched or imported, each once, in its text in force today (or on at_date,
     YYYY-MM-DD). Optional act: a code name, URN or 'l. 241/1990'. Hits with urn, article, heading,
-    highlighted snippet, eli, in-force date and citation; total counts articles, not versions."""
+    highlighted snippet, eli, in-force date and citation; total counts articles, not versions;
+    pages with offset / next_offset. Same query language as it_case_search."""
     at = _check_date(at_date)
     store: StatuteStore = app.statutes
     urn = None
@@ -1212,4 +1214,4 @@ async def it_search_statutes(app, query, act=None, limit=10, at_date=None):
         if not target.urn or target.urn not in await asyncio.to_thread(store.list_acts):
             raise NotFound(f"{act!r} is not in the local statute index", valid="fetch it first with it_get_act, or omit act")
         urn = target.urn
-    return await asyncio.to_thread(store.search, query, urn=urn, limit=limit, at_date=at)
+    return await asyncio.to_thread(store.search, query, urn=urn, limit=limit, offset=offset, at_date=at)
