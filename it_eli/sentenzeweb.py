@@ -3,23 +3,28 @@
 Parsing is pure (bytes in, Structs out); `fetch_select` is the one I/O function and uses the
 `HttpClient` it is given. Every upstream fact relied on here is in DISCOVERY.md (SentenzeWeb, GA, TLS).
 
-Query safety: user text never reaches Solr as syntax. Each word, and each "quoted phrase",
-becomes one phrase clause `ocr:"..."` in which only `\\` and `"` are special (both are
-backslash-escaped); clauses are joined with ` AND `. So `OR`, `*`, `:`, brackets, `-` etc.
-are just characters inside a phrase. Words are ANDed because the upstream ORs bare words.
+Query safety: user text never reaches Solr as syntax. The query is parsed by `it_eli.query`
+(the language of it_case_search: words, "phrases", AND / OR / NOT, `-word`, parentheses) and
+compiled here; each word and each phrase becomes one phrase clause `ocr:"..."` in which only `\\`
+and `"` are special (both backslash-escaped). The only Solr syntax in `q` is ours: the clauses,
+`AND` / `OR` / `NOT`, parentheses, `*:*` (everything, for a purely negative group) and the
+numbers of `~N` (phrase slop) and `^N` (weight) that the parser has already validated. Words are
+ANDed by default because the upstream ORs bare words.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Literal
+import unicodedata
+from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
 import msgspec
 
-from .budget import fit_end
-from .errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
-from .http import HttpClient
+from .budget import fit_end, json_cost
+from .errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
+from .http import RETRY_LATER, HttpClient, Response
+from .query import And, Node, Not, Or, Term, parse_query
 
 SELECT_PATH = "/isapi/hc.dll/sn.solr/sn-collection/select"
 # Public PDF of a decision: the `filename` field with `.pdf` -> `.clean.pdf`, under this path.
@@ -34,15 +39,51 @@ HL_OPEN = "\u27e6"  # ⟦  highlight markers replacing Solr's <em>…</em>
 HL_CLOSE = "\u27e7"  # ⟧
 
 OBSCURING_MARK = "in fase di oscuramento"
+RATE_OVERFLOW_RETRY_SECONDS = 5
 
 Chamber = Literal["civile", "penale"]
 SubChamber = Literal["lavoro", "tributaria"]
 
 KIND_OF_CHAMBER: dict[str, str] = {"civile": "snciv", "penale": "snpen"}
 CHAMBER_OF_KIND: dict[str, Chamber] = {"snciv": "civile", "snpen": "penale"}
-SZDEC_OF_SUB: dict[str, str] = {"lavoro": "L", "tributaria": "5"}
+# what callers write for a chamber (compared after `_key`: lower case, no dots or spaces)
+CHAMBER_NAMES: dict[str, str] = {
+    "civile": "civile", "civ": "civile", "snciv": "civile", "civil": "civile",
+    "penale": "penale", "pen": "penale", "snpen": "penale", "criminal": "penale",
+}  # fmt: skip
+CHAMBER_VALID = "civile (civ.) or penale (pen.), case-insensitive"
 
 _ROMAN = {"1": "I", "2": "II", "3": "III", "4": "IV", "5": "V", "6": "VI", "7": "VII"}
+_ORDINAL_WORDS = {"prima": "1", "seconda": "2", "terza": "3", "quarta": "4", "quinta": "5", "sesta": "6", "settima": "7"}
+# szdec codes a `section` filter may send (DISCOVERY: seen 1,2,3,5,L civil and 7 criminal;
+# U and 1..6 reported; F only by the citation convention) and what each means.
+SECTION_CODES: dict[str, str] = {
+    "1": "I", "2": "II", "3": "III", "4": "IV", "5": "V (civil: tributaria)", "6": "VI", "7": "VII",
+    "L": "lavoro (civil)", "U": "sezioni unite", "F": "feriale",
+}  # fmt: skip
+# section words (after `_key` and without a leading "sez"/"sezione"/"sezioni") -> (szdec, chamber it implies)
+SECTION_NAMES: dict[str, tuple[str, str | None]] = {
+    **{k: ("U", None) for k in ("u", "un", "unite", "su", "ssuu", "sunite")},
+    **{k: ("L", "civile") for k in ("l", "lav", "lavoro")},
+    **{k: ("5", "civile") for k in ("trib", "tributaria")},
+    **{k: ("F", None) for k in ("f", "fer", "feriale")},
+    **{d: (d, None) for d in _ROMAN},
+    **{r.lower(): (d, None) for d, r in _ROMAN.items()},
+    **{w: (d, None) for w, d in _ORDINAL_WORDS.items()},
+}
+SECTION_VALID = (
+    "section: 1-7 (or I-VII, prima…settima), L / lavoro (civil), U / sezioni unite (SU, S.U., SS.UU., "
+    "sez. un.), F / feriale, tributaria (= civil section 5); case-insensitive; or a value of facets.section"
+)
+# decision types: the upstream's words (`tipoprov`) and what callers write for them
+DECISION_TYPES: dict[str, str] = {
+    **{k: "Sentenza" for k in ("sentenza", "sent", "s")},
+    **{k: "Ordinanza" for k in ("ordinanza", "ord", "o")},
+    **{k: "Ordinanza interlocutoria" for k in ("ordinanzainterlocutoria", "ordinterl", "ordint", "interlocutoria", "i")},
+    **{k: "Decreto" for k in ("decreto", "decr", "d")},
+}
+DECISION_TYPE_VALID = "sentenza (sent.), ordinanza (ord.), ordinanza interlocutoria (ord. interl.), decreto (decr.); case-insensitive"
+
 # tipoprov (the upstream's words) -> citation abbreviation.
 TIPOPROV_ABBR: dict[str, str] = {
     "sentenza": "sent.",
@@ -55,6 +96,30 @@ TYPE_LETTER_ABBR: dict[str, str] = {"S": "sent.", "O": "ord.", "I": "ord. interl
 
 SEARCH_FIELDS = "id,kind,anno,numdec,szdec,ssz,tipoprov,datdec,datdep,pd,materia,filename"
 FACET_FIELDS = ("anno", "szdec", "tipoprov", "kind")
+# `field:word` in a query: SentenzeWeb is searched on its full text only (`ocr`).
+QUERY_FIELDS = {"testo": "ocr", "ocr": "ocr", "text": "ocr"}
+QUERY_VALID = (
+    'words, "phrases", AND / OR / NOT, -word, (groups), "phrase"~N, word^N; all words are required '
+    'unless joined by OR. Filters are arguments: chamber, section, decision_type, anno'
+)
+
+# Caps on fields copied from upstream answers, so no answer outgrows the budget (it_eli.budget).
+MAX_SNIPPET_CHARS = 600
+MAX_MATERIA = 5
+MAX_FIELD_CHARS = 160
+MAX_DISPOSITIVO_CHARS = 4000  # longer ones are cut here and paged with part="dispositivo"
+
+
+def _key(value: str) -> str:
+    """Lower case, accents folded, dots, apostrophes, dashes and spaces dropped: `Sez. Un.` -> `sezun`."""
+    text = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[\s.'’`\-_,;:()]+", "", text)
+
+
+def _clip(value: str | None, limit: int = MAX_FIELD_CHARS) -> str | None:
+    if value is None or len(value) <= limit:
+        return value
+    return value[: limit - 1] + "…"
 
 
 # ---------------------------------------------------------------- raw Solr shapes
@@ -106,7 +171,8 @@ class FacetCount(msgspec.Struct, frozen=True):
 
 
 class CassazioneFacets(msgspec.Struct, frozen=True):
-    """Counts over ALL hits (not only this page), so the caller can narrow the search."""
+    """Counts over ALL hits (not only this page), so the caller can narrow the search: each
+    value can be passed back as the filter of the same name (anno, section, decision_type, chamber)."""
 
     anno: list[FacetCount] = msgspec.field(default_factory=list)
     section: list[FacetCount] = msgspec.field(default_factory=list)
@@ -148,22 +214,28 @@ class CassazioneSearchResult(msgspec.Struct, frozen=True, kw_only=True):
     next_offset: int | None = None
     hits: list[CassazioneHit] = msgspec.field(default_factory=list)
     facets: CassazioneFacets = msgspec.field(default_factory=CassazioneFacets)
+    notes: list[str] = msgspec.field(default_factory=list)
     licence: str = "IODL 2.0 (Corte di Cassazione, SentenzeWeb)"
     stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
     stale_note: str | None = None
 
 
 class CassazioneDecision(_CassazioneIdentity, frozen=True, kw_only=True):
-    """One decision's text, paged: ask again with offset=next_offset for more."""
+    """One decision's text, paged: ask again with offset=next_offset for more. `part` says which
+    text is paged: the full text (default) or the dispositivo (when it was too long to come whole)."""
 
     presidente: str | None = None
     relatore: str | None = None
     text_status: Literal["full", "obscuring_in_progress", "empty"] = "full"
+    part: Literal["text", "dispositivo"] = "text"
     text: str
     offset: int
     total_chars: int
     next_offset: int | None = None
     dispositivo: str | None = None
+    dispositivo_chars: int = 0
+    dispositivo_truncated: bool = False
+    note: str | None = None
     source_url: str
     licence: str = "IODL 2.0 (Corte di Cassazione, SentenzeWeb)"
     stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
@@ -178,50 +250,166 @@ def solr_phrase(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-_TOKEN_RE = re.compile(r'"([^"]*)"|(\S+)')
+def _number(value: float) -> str:
+    return f"{value:g}" if value != int(value) else str(int(value))
 
 
-def query_terms(query: str) -> list[str]:
-    """Split user text into phrases ("quoted") and words; drop pieces with no letter/digit.
+class _Compiler:
+    """`it_eli.query` AST -> Solr `q`. Every user term becomes an escaped phrase on `ocr`."""
 
-    An unbalanced quote is treated as an ordinary character of its word.
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+        self.terms: list[str] = []  # the phrase texts sent, in order (for tests and the answer)
+
+    def term(self, t: Term) -> str | None:
+        if t.field is not None and t.field not in QUERY_FIELDS:
+            raise QueryError(
+                f"unknown field {t.field!r}: SentenzeWeb is searched on the decision's text only",
+                valid="testo:word or no field; " + QUERY_VALID,
+            )
+        text = " ".join(t.text.split())
+        if not any(ch.isalnum() for ch in text):
+            return None  # could not match an indexed token
+        if t.prefix:
+            self.notes.append(f"'{text}*': SentenzeWeb is searched by whole words and phrases; searched as the word '{text}'")
+        if t.fuzzy:
+            self.notes.append(f"'{text}~': spelling tolerance is not available on SentenzeWeb; searched as written")
+        self.terms.append(text)
+        clause = f"{QUERY_FIELDS.get(t.field or 'ocr', 'ocr')}:{solr_phrase(text)}"
+        if t.slop and len(text.split()) > 1:
+            clause += f"~{int(t.slop)}"
+        if t.boost != 1.0:
+            clause += f"^{_number(float(t.boost))}"
+        return clause
+
+    def group(self, node: Node) -> str | None:
+        """A sub-expression as an operand: parenthesised unless it is a single clause."""
+        out = self.compile(node)
+        if out is None or isinstance(node, Term):
+            return out
+        return f"({out})"
+
+    def compile(self, node: Node) -> str | None:
+        if isinstance(node, Term):
+            return self.term(node)
+        if isinstance(node, Or):
+            parts = [p for p in (self.group(c) for c in node.children) if p is not None]
+            if not parts:
+                return None
+            return parts[0] if len(parts) == 1 else " OR ".join(parts)
+        children = node.children if isinstance(node, And) else [node]
+        positives: list[str] = []
+        negatives: list[str] = []
+        for child in children:
+            if isinstance(child, Not):
+                inner = self.group(child.child)
+                if inner is not None:
+                    negatives.append(inner)
+                continue
+            part = self.group(child)
+            if part is not None:
+                positives.append(part)
+        if not positives and not negatives:
+            return None
+        out = " AND ".join(positives) if positives else "*:*"
+        for neg in negatives:
+            out += f" AND NOT {neg}"
+        return out
+
+
+def compile_query(query: str) -> tuple[str, list[str], list[str]]:
+    """(Solr `q`, the phrase texts sent, notes) for user text in the language of it_case_search."""
+    parsed = parse_query(query)
+    comp = _Compiler()
+    q = comp.compile(parsed.root)
+    if q is None or not comp.terms:
+        raise QueryError("the query has no words to search for", valid=QUERY_VALID)
+    return q, comp.terms, list(dict.fromkeys(parsed.notes + comp.notes))
+
+
+def build_q(query: str) -> str:
+    """The Solr `q` for user text (see `compile_query`)."""
+    return compile_query(query)[0]
+
+
+def resolve_chamber(chamber: object) -> str | None:
+    if chamber is None or (isinstance(chamber, str) and not chamber.strip()):
+        return None
+    name = CHAMBER_NAMES.get(_key(chamber)) if isinstance(chamber, str) else None
+    if name is None:
+        raise InvalidArg(f"unknown chamber {str(chamber)[:60]!r}", valid=CHAMBER_VALID)
+    return name
+
+
+def resolve_section(section: object, what: str = "section") -> tuple[str, str | None] | None:
+    """A section as written by a lawyer (or a facet value) -> (szdec code, chamber it implies)."""
+    if section is None or (isinstance(section, str) and not section.strip()):
+        return None
+    if isinstance(section, bool) or not isinstance(section, (str, int)):
+        raise InvalidArg(f"{what} must be text, e.g. 'III' or 'sezioni unite'", valid=SECTION_VALID)
+    key = _key(str(section))
+    key = re.sub(r"^(sezioni|sezione|sez)(?=.)", "", key)
+    m = re.fullmatch(r"(.+?)(civile|civ|penale|pen)", key)  # "III pen.", "sez. un. civ."
+    chamber = None
+    if m and m.group(1) in SECTION_NAMES:
+        key, chamber = m.group(1), CHAMBER_NAMES[m.group(2)]
+    found = SECTION_NAMES.get(key)
+    if found is None:
+        raise InvalidArg(f"unknown {what} {str(section)[:60]!r}", valid=SECTION_VALID)
+    if chamber is not None and found[1] is not None and found[1] != chamber:
+        raise InvalidArg(f"{what} {str(section)[:60]!r}: that section exists in the {found[1]} chamber only",
+                         valid=SECTION_VALID)
+    return found[0], found[1] or chamber
+
+
+def resolve_decision_type(decision_type: object) -> str | None:
+    if decision_type is None or (isinstance(decision_type, str) and not decision_type.strip()):
+        return None
+    name = DECISION_TYPES.get(_key(decision_type)) if isinstance(decision_type, str) else None
+    if name is None:
+        raise InvalidArg(f"unknown decision_type {str(decision_type)[:60]!r}", valid=DECISION_TYPE_VALID)
+    return name
+
+
+def build_filters(
+    chamber: str | None,
+    sub_chamber: str | None,
+    anno: int | None,
+    *,
+    section: str | None = None,
+    decision_type: str | None = None,
+) -> list[str]:
+    """Validated filters as `fq` values (never user text: only codes from the tables above).
+
+    `sub_chamber` is the older name of `section` (same values); both may be given if they agree.
     """
-    terms: list[str] = []
-    for m in _TOKEN_RE.finditer(query):
-        piece = m.group(1) if m.group(1) is not None else m.group(2)
-        piece = " ".join(piece.split())
-        if piece and any(ch.isalnum() for ch in piece):
-            terms.append(piece)
-    return terms
-
-
-def build_q(query: str, field: str = "ocr") -> str:
-    """The Solr `q` for user text: every term a phrase on `field`, all ANDed."""
-    terms = query_terms(query)
-    if not terms:
+    chamber = resolve_chamber(chamber)
+    sec = resolve_section(section)
+    sub = resolve_section(sub_chamber, "sub_chamber")
+    if sec and sub and sec[0] != sub[0]:
         raise InvalidArg(
-            "the query has no words to search for",
-            valid='words and/or "quoted phrases", e.g. responsabilità medica "perdita di chance"',
+            f"section {section!r} and sub_chamber {sub_chamber!r} disagree",
+            valid="give only section (sub_chamber is its older name)",
         )
-    return " AND ".join(f"{field}:{solr_phrase(t)}" for t in terms)
-
-
-def build_filters(chamber: str | None, sub_chamber: str | None, anno: int | None) -> list[str]:
-    """Validated filters as `fq` values (never user text)."""
-    if chamber is not None and chamber not in KIND_OF_CHAMBER:
-        raise InvalidArg(f"unknown chamber {chamber!r}", valid="civile, penale or none")
-    if sub_chamber is not None:
-        if sub_chamber not in SZDEC_OF_SUB:
-            raise InvalidArg(f"unknown sub_chamber {sub_chamber!r}", valid="lavoro, tributaria or none")
-        if chamber == "penale":
-            raise InvalidArg("sub_chamber applies to civil decisions only", valid="chamber=civile or none")
-        chamber = "civile"
+    sec = sec or sub
+    if sec is not None and sec[1] is not None:
+        if chamber is not None and chamber != sec[1]:
+            raise InvalidArg(
+                f"section {str(section or sub_chamber)[:60]!r} is a {sec[1]} section, chamber is {chamber}",
+                valid=f"chamber={sec[1]} or no chamber",
+            )
+        chamber = sec[1]
     fq: list[str] = []
     if chamber is not None:
         fq.append(f"kind:{KIND_OF_CHAMBER[chamber]}")
-    if sub_chamber is not None:
-        fq.append(f"szdec:{SZDEC_OF_SUB[sub_chamber]}")
+    if sec is not None:
+        fq.append(f"szdec:{sec[0]}")
+    dtype = resolve_decision_type(decision_type)
+    if dtype is not None:
+        fq.append(f"tipoprov:{solr_phrase(dtype)}")
     if anno is not None:
+        if isinstance(anno, str) and anno.strip().isdigit():
+            anno = int(anno.strip())
         if isinstance(anno, bool) or not isinstance(anno, int) or not 1900 <= anno <= 2100:
             raise InvalidArg(f"anno {anno!r} is not a year", valid="a year such as 2024")
         fq.append(f"anno:{anno}")
@@ -251,14 +439,16 @@ def search_params(q: str, fq: list[str], limit: int, offset: int) -> list[tuple[
 
 
 def get_params(sic_id: str) -> list[tuple[str, str]]:
-    check_sic_id(sic_id)
+    sic_id = check_sic_id(sic_id)
     return [("q", f"id:{solr_phrase(sic_id)}"), ("wt", "json"), ("app.query", ""), ("rows", "1"), ("fl", "*")]
 
 
 def check_sic_id(sic_id: object) -> str:
-    if not isinstance(sic_id, str) or not SIC_ID_RE.fullmatch(sic_id):
+    """The id, trimmed of surrounding whitespace (a pasted newline), or `invalid_arg`."""
+    cleaned = sic_id.strip() if isinstance(sic_id, str) else sic_id
+    if not isinstance(cleaned, str) or not SIC_ID_RE.fullmatch(cleaned):
         raise InvalidArg(f"not a SentenzeWeb id: {str(sic_id)[:60]!r}", valid=SIC_ID_VALID)
-    return sic_id
+    return cleaned
 
 
 # ---------------------------------------------------------------- parsing
@@ -268,15 +458,19 @@ def decode_answer(body: bytes, content_type: str = "") -> SolrAnswer:
     """Decode a select answer; anything but the expected JSON is `upstream_changed`."""
     head = body.lstrip()[:200].lower()
     if b"rate overflow" in head:
-        raise UpstreamUnavailable("SentenzeWeb: rate overflow (too many requests)", retry_after_seconds=5)
+        raise UpstreamUnavailable(
+            "SentenzeWeb: rate overflow (too many requests)",
+            valid=f"retry after {RATE_OVERFLOW_RETRY_SECONDS} s",
+            retry_after_seconds=RATE_OVERFLOW_RETRY_SECONDS,
+        )
     if not head:
-        raise UpstreamChanged("SentenzeWeb answered with an empty body")
+        raise UpstreamChanged("SentenzeWeb answered with an empty body", valid=RETRY_LATER)
     if head.startswith(b"<") or "html" in content_type:
         raise UpstreamChanged("SentenzeWeb answered HTML where Solr JSON was expected", content_type=content_type)
     try:
         return msgspec.json.decode(body, type=SolrAnswer)
     except msgspec.DecodeError as exc:
-        raise UpstreamChanged(f"SentenzeWeb answer is not the expected Solr JSON: {exc}")
+        raise UpstreamChanged(f"SentenzeWeb answer is not the expected Solr JSON: {str(exc)[:200]}")
 
 
 def _first(value: str | int | list[str] | None) -> str | None:
@@ -299,7 +493,7 @@ def iso_date(value: str | None) -> str | None:
 
 
 def _int(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
+    return int(value) if value and value.isdigit() and len(value) <= 9 else None
 
 
 def section_label(kind: str | None, szdec: str | None, ssz: str | None = None) -> str | None:
@@ -332,12 +526,12 @@ def citation(doc: SolrDoc) -> str:
     number = _int(_first(doc.numdec)) or (int(m.group(4)) if m else None)
     year = _first(doc.anno) or (m.group(2) if m else None)
     parts = ["Cass. civ." if kind == "snciv" else "Cass. pen." if kind == "snpen" else "Cass."]
-    sez = section_label(kind, szdec, doc.ssz)
+    sez = section_label(kind, _clip(szdec, 8), _clip(doc.ssz, 8))
     if sez:
         parts.append(f"sez. {sez}")
     ref = type_abbr(doc.tipoprov, doc.id)
     if number is not None and year:
-        ref += f" n. {number}/{year}"
+        ref += f" n. {number}/{_clip(year, 8)}"
     parts.append(ref)
     return ", ".join(parts)
 
@@ -350,8 +544,10 @@ def public_base(sentenzeweb_url: str) -> str:
 def source_url(doc: SolrDoc, sentenzeweb_url: str) -> str:
     """The decision's public PDF: from `filename`, or derived from the fields when absent."""
     filename = _first(doc.filename)
+    if filename and (len(filename) > 200 or not re.fullmatch(r"[\w./@-]+", filename)):
+        filename = None  # not the shape seen in the captures: derive it instead
     m = SIC_ID_RE.fullmatch(doc.id)
-    kind = doc.kind or (m.group(1) if m else "snciv")
+    kind = m.group(1) if m else "snciv"
     if not filename and m:
         dep = _first(doc.datdep) or _first(doc.pd)
         if dep and re.fullmatch(r"\d{8}", dep):
@@ -379,19 +575,20 @@ def _hit(doc: SolrDoc, highlighting: dict[str, dict[str, list[str]]], sentenzewe
     m = SIC_ID_RE.fullmatch(doc.id)
     if m is None:
         raise UpstreamChanged(f"SentenzeWeb returned an id of unknown shape: {doc.id[:60]!r}")
-    frags = highlighting.get(doc.id, {}).get("ocr") or []
+    frags = (highlighting.get(doc.id, {}).get("ocr") or [])[:3]
+    snippet = " … ".join(clean_snippet(f[: MAX_SNIPPET_CHARS * 4]) for f in frags) or None
     return CassazioneHit(
         sic_id=doc.id,
         citation=citation(doc),
-        chamber=CHAMBER_OF_KIND.get(doc.kind or m.group(1)),
-        section=doc.szdec or m.group(3),
-        decision_type=doc.tipoprov,
+        chamber=CHAMBER_OF_KIND.get(m.group(1)),
+        section=_clip(doc.szdec, 8) or m.group(3),
+        decision_type=_clip(doc.tipoprov, 60),
         number=_int(_first(doc.numdec)) or int(m.group(4)),
         year=_int(_first(doc.anno)) or int(m.group(2)),
         decision_date=iso_date(_first(doc.datdec)),
         deposit_date=iso_date(_first(doc.datdep) or _first(doc.pd)),
-        materia=_all(doc.materia),
-        snippet=" … ".join(clean_snippet(f) for f in frags) or None,
+        materia=[_clip(v) for v in _all(doc.materia)[:MAX_MATERIA]],
+        snippet=_clip(snippet, MAX_SNIPPET_CHARS),
         source_url=source_url(doc, sentenzeweb_url),
     )
 
@@ -401,8 +598,13 @@ def _facet(pairs: list[str | int]) -> list[FacetCount]:
     for i in range(0, len(pairs) - 1, 2):
         value, count = pairs[i], pairs[i + 1]
         if isinstance(count, int) and count > 0:
-            out.append(FacetCount(value=str(value), count=count))
+            out.append(FacetCount(value=_clip(str(value), 60), count=count))
     return out
+
+
+def encoded_size(value: Any) -> int:
+    """Characters of `value` as the MCP server sends it (it_eli.budget's definition)."""
+    return len(msgspec.json.encode(value).decode("utf-8"))
 
 
 def parse_search(
@@ -415,9 +617,11 @@ def parse_search(
     offset: int,
     sentenzeweb_url: str,
     content_type: str = "",
+    notes: list[str] | None = None,
+    budget: int | None = None,
 ) -> CassazioneSearchResult:
     answer = decode_answer(body, content_type)
-    hits = [_hit(d, answer.highlighting, sentenzeweb_url) for d in answer.response.docs]
+    hits = [_hit(d, answer.highlighting, sentenzeweb_url) for d in answer.response.docs[:limit]]
     ff = answer.facet_counts.facet_fields if answer.facet_counts else {}
     facets = CassazioneFacets(
         anno=sorted(_facet(ff.get("anno", [])), key=lambda f: f.value, reverse=True),
@@ -426,18 +630,31 @@ def parse_search(
         chamber=[FacetCount(value=CHAMBER_OF_KIND.get(f.value, f.value), count=f.count) for f in _facet(ff.get("kind", []))],
     )
     total = answer.response.numFound
-    nxt = offset + len(hits)
-    return CassazioneSearchResult(
-        query=query,
-        solr_query=solr_query,
-        filters=filters,
-        total=total,
-        offset=offset,
-        limit=limit,
-        next_offset=nxt if hits and nxt < total else None,
-        hits=hits,
-        facets=facets,
-    )
+
+    def make(page: list[CassazioneHit], extra: list[str]) -> CassazioneSearchResult:
+        nxt = offset + len(page)
+        return CassazioneSearchResult(
+            query=_clip(query, 2000) or "",
+            solr_query=solr_query,
+            filters=filters,
+            total=total,
+            offset=offset,
+            limit=limit,
+            next_offset=nxt if page and nxt < total else None,
+            hits=page,
+            facets=facets,
+            notes=list(notes or []) + extra,
+        )
+
+    result = make(hits, [])
+    if budget is not None and encoded_size(result) > budget:
+        # Hits are cut from the end (next_offset continues from the first one left out).
+        while hits and encoded_size(result) > budget:
+            hits = hits[: max(0, min(len(hits) - 1, len(hits) * 3 // 4))]
+            result = make(hits, [f"only {len(hits)} hits fit the answer size; continue with offset={offset + len(hits)}"])
+        if encoded_size(result) > budget:
+            result = msgspec.structs.replace(result, facets=CassazioneFacets())
+    return result
 
 
 def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> tuple[str, int | None]:
@@ -452,8 +669,13 @@ def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> t
 
 def parse_decision(
     body: bytes, *, sic_id: str, max_chars: int, offset: int, sentenzeweb_url: str, content_type: str = "",
-    budget: int | None = None,
+    budget: int | None = None, part: str = "text",
 ) -> CassazioneDecision:
+    """One decision, paged. The answer's text budget is shared: the dispositivo (whole when it is
+    at most MAX_DISPOSITIVO_CHARS, else its head and `dispositivo_truncated`) is paid for first,
+    the page of `text` gets the rest. `part="dispositivo"` pages the dispositivo itself."""
+    if part not in ("text", "dispositivo"):
+        raise InvalidArg(f"unknown part {str(part)[:40]!r}", valid="text (the full text) or dispositivo")
     answer = decode_answer(body, content_type)
     docs = [d for d in answer.response.docs if d.id == sic_id]
     if not docs:
@@ -461,12 +683,27 @@ def parse_decision(
     doc = docs[0]
     hit = _hit(doc, {}, sentenzeweb_url)
     full = "\n\n".join(_all(doc.ocr)).strip()
+    dispositivo = "\n".join(_all(doc.ocrdis)).strip()
     status: Literal["full", "obscuring_in_progress", "empty"] = "full"
     if not full:
         status = "empty"
     elif OBSCURING_MARK in full.lower() and len(full) < 300:
         status = "obscuring_in_progress"
-    text, nxt = page(full, offset, max_chars, budget)
+    note = None
+    if part == "dispositivo":
+        paged, disp_out, truncated = dispositivo, None, False
+    else:
+        paged = full
+        disp_budget = MAX_DISPOSITIVO_CHARS if budget is None else min(MAX_DISPOSITIVO_CHARS, max(200, budget // 4))
+        cut = fit_end(dispositivo, 0, disp_budget) if dispositivo else 0
+        truncated = cut < len(dispositivo)
+        disp_out = (dispositivo[:cut] + " […]") if truncated else (dispositivo or None)
+        if truncated:
+            note = (f"the dispositivo has {len(dispositivo)} characters: only its beginning is in `dispositivo`; "
+                    "ask again with part='dispositivo' to page through it")
+        if budget is not None:
+            budget = max(200, budget - (json_cost(disp_out) if disp_out else 0))
+    text, nxt = page(paged, offset, max_chars, budget)
     return CassazioneDecision(
         sic_id=sic_id,
         citation=hit.citation,
@@ -478,24 +715,54 @@ def parse_decision(
         decision_date=hit.decision_date,
         deposit_date=hit.deposit_date,
         materia=hit.materia,
-        presidente=_first(doc.presidente),
-        relatore=_first(doc.relatore),
+        presidente=_clip(_first(doc.presidente)),
+        relatore=_clip(_first(doc.relatore)),
         text_status=status,
+        part=part,  # type: ignore[arg-type]
         text=text,
         offset=offset,
-        total_chars=len(full),
+        total_chars=len(paged),
         next_offset=nxt,
-        dispositivo="\n".join(_all(doc.ocrdis)).strip() or None,
+        dispositivo=disp_out,
+        dispositivo_chars=len(dispositivo),
+        dispositivo_truncated=truncated,
+        note=note,
         source_url=hit.source_url,
     )
 
 
 # ---------------------------------------------------------------- I/O
 
+_SSL_REPR = re.compile(r"ssl:<[^>]{0,200}>")
+
+
+def _clean(text: str) -> str:
+    """aiohttp's connection errors print `ssl:<ssl.SSLContext object at 0x…>`: say `ssl` instead."""
+    return _SSL_REPR.sub("ssl", text)
+
+
+async def upstream_request(client: HttpClient, method: str, url: str, *, what: str, **kwargs: Any) -> Response:
+    """`client.request` at the upstream boundary: a URL we built ourselves can only fail the
+    allow-list through the upstream's own doing (a redirect to a foreign host, or away from the
+    host when `same_host_redirects`), which is the upstream misbehaving: `upstream_changed`, not
+    the caller's `invalid_arg` (and so served stale from a cache where there is one)."""
+    try:
+        return await client.request(method, url, what=what, **kwargs)
+    except InvalidArg as exc:
+        raise UpstreamChanged(
+            f"{what}: the upstream redirected the request somewhere it_eli does not follow ({_clean(exc.message)[:200]})",
+            valid=RETRY_LATER + "; if it persists the upstream has moved: report it", url=url,
+        ) from None
+    except (UpstreamUnavailable, UpstreamChanged) as exc:
+        if "ssl:<" not in exc.message:
+            raise
+        raise type(exc)(_clean(exc.message), valid=exc.valid, **exc.details) from None
+
 
 async def fetch_select(client: HttpClient, sentenzeweb_url: str, params: list[tuple[str, str]]) -> tuple[bytes, str]:
     """One GET on the Solr select; returns (body, content type). Any non-200 is unavailable."""
-    resp = await client.request(
+    resp = await upstream_request(
+        client,
         "GET",
         sentenzeweb_url + SELECT_PATH,
         params=params,

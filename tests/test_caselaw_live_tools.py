@@ -17,7 +17,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from it_eli.config import load_settings
-from it_eli.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
+from it_eli.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import HttpClient
 from it_eli.tools import caselaw_live as tools
 
@@ -48,6 +48,8 @@ class Upstream:
         self.params: list[list[tuple[str, str]]] = []
         self.posts: list[dict[str, str]] = []
         self.hits_429 = 0
+        self.records: dict[str, bytes] = {}  # sic_id -> Solr answer (tests add SYNTHETIC records here)
+        self.search_body: bytes | None = None  # a SYNTHETIC search answer served instead of the captures
         self.server: TestServer | None = None
 
     def cap(self, folder: str, name: str) -> bytes:
@@ -72,9 +74,17 @@ class Upstream:
             return web.Response(status=429, headers={"Retry-After": "1"}, text="rate overflow")
         if mode == "html":
             return web.Response(text="<html><body><h1>Errore</h1></body></html>", content_type="text/html")
+        if mode == "rate":  # the text SentenzeWeb answers to rapid requests (reported), with HTTP 200
+            return web.Response(text="rate overflow", content_type="text/plain")
+        if mode == "redirect-evil":
+            raise web.HTTPFound("http://evil.example.com/steal")
         q = request.query.get("q", "")
-        if q.startswith("id:"):
+        if q.startswith("id:") and q[4:-1] in self.records:
+            body = self.records[q[4:-1]]
+        elif q.startswith("id:"):
             body = self.cap("sentenzeweb", CASS_BY_ID.get(q, "visualex__italgiure_snciv_99999_2024.json"))
+        elif self.search_body is not None:
+            body = self.search_body
         elif "99999" in q:
             body = self.cap("sentenzeweb", "visualex__italgiure_search_empty.json")
         else:
@@ -93,6 +103,8 @@ class Upstream:
 
     async def ga_post(self, request: web.Request) -> web.Response:
         self.requests.append(request)
+        if self.mode == "redirect-evil":
+            raise web.HTTPFound("http://evil.example.com/steal")
         form = dict(await request.post())
         self.posts.append({**form, **{"?" + k: v for k, v in request.query.items()}})
         ok = request.query.get("p_auth") == P_AUTH and request.cookies.get("JSESSIONID") == "s3ss10n"
@@ -113,6 +125,10 @@ class Upstream:
             raise web.HTTPFound("/elsewhere/")
         if nrg == "404000000":
             return web.Response(status=404, text="not here")
+        if nrg == "200000000":
+            return web.Response(body=b"", content_type="text/xml")
+        if self.mode == "redirect-evil":
+            raise web.HTTPFound("http://evil.example.com/steal")
         if self.mode == "html":
             return web.Response(text="<!DOCTYPE html><html><body>Errore</body></html>", content_type="text/html")
         return web.Response(body=self.cap("ga", "it-eli-mcp__ga_document_sample.xml"), content_type="text/xml")
@@ -262,8 +278,11 @@ async def test_invalid_search_arguments(live, upstream):
         {"query": "x", "offset": -1},
         {"query": '"" ::'},
         {"query": "x" * 2001},
+        {"query": "x", "section": "ottava"},
+        {"query": "x", "decision_type": "massima"},
+        {"query": "relatore:rossi"},
     ]:
-        with pytest.raises(InvalidArg):
+        with pytest.raises((InvalidArg, QueryError)):
             await tools.it_cassazione_search(client, settings, **kwargs)
     assert upstream.requests == []
 
@@ -335,10 +354,12 @@ def _doc_url(base: str, nrg: str) -> str:
 
 
 async def test_ga_redirects_away_are_refused(live, upstream):
+    """The URL was checked before the request: a redirect off the host or path is the upstream's
+    doing (upstream_changed), not the caller's (invalid_arg)."""
     client, settings = live()
-    with pytest.raises(InvalidArg):
+    with pytest.raises(UpstreamChanged):
         await tools.it_ga_get_decision(client, settings, document_url=_doc_url(upstream.base, "302000001"))
-    with pytest.raises(InvalidArg):
+    with pytest.raises(UpstreamChanged):
         await tools.it_ga_get_decision(client, settings, document_url=_doc_url(upstream.base, "302000002"))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from it_eli import ga
@@ -33,7 +34,10 @@ def test_search_page_capture(testdata):
     assert total == 1128 and len(hits) == 2
     h = hits[0]
     assert h.ecli == "ECLI:IT:TARLAZ:2026:11970SENT"
-    assert (h.sede, h.section, h.decision_type, h.number, h.year) == ("ROMA", "SEZIONE 1B", "SENTENZA", "202611970", 2026)
+    assert (h.sede, h.section, h.decision_type, h.number, h.year) == ("Roma", "I-bis", "Sentenza", "11970", 2026)
+    assert h.portal_number == "202611970" and h.region == "Lazio" and h.court == "T.A.R. Lazio, Roma"
+    assert h.citation == "T.A.R. Lazio, Roma, sez. I-bis, sent. n. 11970/2026"
+    assert hits[1].citation == "T.A.R. Lazio, Roma, sez. IV-quater, sent. n. 11314/2026"
     assert h.registro_generale == "202515527"
     assert h.document_url == GOOD and h.source_url == GOOD and not h.pdf_only
     assert "⟦Responsabilita⟧" in h.snippet
@@ -116,3 +120,136 @@ def test_sede_and_tipo():
         ga.resolve_sede("Atlantide")
     with pytest.raises(InvalidArg):
         ga.resolve_tipo("lettera")
+
+
+@pytest.mark.parametrize(
+    ("written", "sede"),
+    [
+        ("Cons. Stato", "Consiglio di Stato"), ("Consiglio di Stato", "Consiglio di Stato"), ("CdS", "Consiglio di Stato"),
+        ("C.d.S.", "Consiglio di Stato"), ("CGA", "C.G.A.R.S"), ("C.G.A.", "C.G.A.R.S"), ("C.G.A.R.S.", "C.G.A.R.S"),
+        ("Consiglio di Giustizia Amministrativa per la Regione Siciliana", "C.G.A.R.S"),
+        ("L’Aquila", "L'Aquila"), ("L'Aquila", "L'Aquila"), ("TAR Abruzzo, L'Aquila", "L'Aquila"),
+        ("TRGA Trento", "Trento"), ("T.R.G.A. Bolzano", "Bolzano"), ("TAR Lazio, Roma", "Roma"),
+        ("T.A.R. Lazio - Roma", "Roma"), ("tar lazio - roma", "Roma"), ("T.A.R. per il Lazio, sede di Roma", "Roma"),
+        ("T.A.R. Lombardia, Milano", "Milano"), ("TAR Lombardia sezione staccata di Brescia", "Brescia"),
+        ("Tar Catania", "Catania"), ("TAR Toscana", "Firenze"), ("Molise", "Campobasso"), ("T.A.R. Sardegna", "Cagliari"),
+        ("TAR Friuli-Venezia Giulia", "Trieste"), ("Valle d'Aosta", "Aosta"), ("TAR Reggio Calabria", "Reggio Calabria"),
+        ("roma", "Roma"), ("TARBS", "Brescia"),
+    ],
+)
+def test_sede_as_lawyers_write_it(written, sede):
+    assert ga.resolve_sede(written) == sede
+
+
+@pytest.mark.parametrize(
+    ("written", "seats"),
+    [("TAR Lazio", ["Roma", "Latina"]), ("T.A.R. Lazio", ["Roma", "Latina"]), ("Lazio", ["Roma", "Latina"]),
+     ("TAR Lombardia", ["Milano", "Brescia"]), ("Sicilia", ["Palermo", "Catania"])],
+)
+def test_region_with_two_seats_asks_which(written, seats):
+    with pytest.raises(InvalidArg) as exc:
+        ga.resolve_sede(written)
+    assert all(f"'{s}'" in exc.value.valid for s in seats)
+
+
+def test_unknown_sede_lists_the_forms():
+    with pytest.raises(InvalidArg) as exc:
+        ga.resolve_sede("TAR Lazio, Milano")
+    assert "Lombardia" in exc.value.valid
+    with pytest.raises(InvalidArg) as exc:
+        ga.resolve_sede("Tribunale di Atlantide")
+    assert "Cons. Stato" in exc.value.valid and "Lombardia = Milano + Brescia" in exc.value.valid
+
+
+@pytest.mark.parametrize(
+    ("raw", "label"),
+    [("SEZIONE 1B", "I-bis"), ("SEZIONE 4Q", "IV-quater"), ("SEZIONE 5", "V"), ("Sezione Prima Bis", "I-bis"),
+     ("IV", "IV"), ("4", "IV"), ("quarta", "IV"), ("I-bis", "I-bis"), ("1 bis", "I-bis"), ("sez. III-quater", "III-quater"),
+     ("ADUNANZA PLENARIA", "Ad. plen."), ("Ad. plen.", "Ad. plen."), ("SEZIONE GIURISDIZIONALE", "giurisd."),
+     ("nessuna", None), ("SEZIONE 99", None)],
+)
+def test_sections(raw, label):
+    assert ga.section_label(raw) == label
+
+
+@pytest.mark.parametrize(
+    ("args", "citation"),
+    [
+        (("Roma", "I-bis", "Sentenza", "11970", 2026), "T.A.R. Lazio, Roma, sez. I-bis, sent. n. 11970/2026"),
+        (("Consiglio di Stato", "IV", "SENTENZA", "123", 2021), "Cons. Stato, sez. IV, sent. n. 123/2021"),
+        (("Consiglio di Stato", "Ad. plen.", "Sentenza", "17", 2021), "Cons. Stato, Ad. plen., sent. n. 17/2021"),
+        (("C.G.A.R.S", None, "Sentenza", "296", 2023), "C.G.A.R.S., sez. giurisd., sent. n. 296/2023"),
+        (("Brescia", "I", "Ordinanza", "12", 2024), "T.A.R. Lombardia, Brescia, sez. I, ord. n. 12/2024"),
+        (("Trento", None, "Sentenza", "198", 2023), "T.R.G.A. Trento, sent. n. 198/2023"),
+        (("Consiglio di Stato", "I", "Parere", "5", 2022), "Cons. Stato, sez. I, parere n. 5/2022"),
+    ],
+)
+def test_italian_citation(args, citation):
+    assert ga.ga_citation(*args) == citation
+
+
+def test_number_and_year_split():
+    assert ga.split_number("202611970", "ECLI:IT:TARLAZ:2026:11970SENT") == ("11970", 2026)
+    assert ga.split_number("202605674", None) == ("5674", 2026)
+    assert ga.split_number("12345", None) == ("12345", None)
+
+
+def test_numero_forms():
+    assert ga.resolve_numero(11970, None) == ("11970", None)
+    assert ga.resolve_numero("11970", 2026) == ("11970", 2026)
+    assert ga.resolve_numero("11970/2026", None) == ("11970", 2026)
+    assert ga.resolve_numero("n. 11970 del 2026", None) == ("11970", 2026)
+    assert ga.portal_numero("11970", 2026) == "202611970" and ga.portal_numero("5674", 2026) == "202605674"
+    assert ga.portal_numero("11970", None) == "11970"
+    for bad in ("12a", "-1", "0", True, 1.5):
+        with pytest.raises(InvalidArg):
+            ga.resolve_numero(bad, None)
+    with pytest.raises(InvalidArg):
+        ga.resolve_numero("11970/2026", 2025)
+
+
+def test_ecli_is_built_only_when_every_part_is_sourced():
+    assert ga.build_ecli("Roma", "Sentenza", "11970", 2026) == "ECLI:IT:TARLAZ:2026:11970SENT"  # = the capture's
+    assert ga.build_ecli("Consiglio di Stato", "Sentenza", "855", 2023) == "ECLI:IT:CDS:2023:855SENT"
+    assert ga.build_ecli("Roma", "Ordinanza", "1", 2026) is None  # ORD/OCAU/OCOL...: not guessed
+    assert ga.build_ecli("Atlantide", "Sentenza", "1", 2026) is None
+
+
+def test_decision_identity_from_the_capture(testdata):
+    meta, _, _ = ga.parse_decision_xml((testdata / "ga" / "it-eli-mcp__ga_document_sample.xml").read_bytes())
+    ident = ga.decision_identity(GOOD, meta)
+    assert ident["citation"] == "T.A.R. Lazio, Roma, sez. I-bis, sent. n. 11970/2026"
+    assert ident["ecli"] == "ECLI:IT:TARLAZ:2026:11970SENT" and ident["ecli_source"] == "built"
+    assert ident["publication_date"] == "2026-07-01" and ident["number"] == "11970" and ident["year"] == 2026
+    # without the URL's schema the court line gives the region (Lazio -> its main seat, Roma)
+    other = GOOD.replace("schema=tar_rm", "schema=tar_xx")
+    assert ga.decision_identity(other, meta)["court"] == "T.A.R. Lazio, Roma"
+    brescia = msgspec.structs.replace(
+        meta, court="Il Tribunale Amministrativo Regionale per la Lombardia sezione staccata di Brescia (Sezione Prima)",
+        urn=None)
+    ident = ga.decision_identity(other, brescia)
+    assert ident["citation"] == "T.A.R. Lombardia, Brescia, sez. I, sent. n. 11970/2026"
+    assert ident["ecli"] == "ECLI:IT:TARBS:2026:11970SENT"
+
+
+# SELF-WRITTEN in the capture's markup: the pagination footer that public projects report is an
+# `article.ricerca--item` too, and a Consiglio di Stato hit in the shape they recorded.
+PAGER_AND_CDS = """<html><body><h2 class="h3">Trovati <strong>16297</strong> risultati</h2>
+<article class="ricerca--item"><div class="ricerca--item__footer row">
+<div class="col-sm-12"><a data-sede="cds" href="https://mdp.giustizia-amministrativa.it/visualizza/?nodeRef=&schema=cds&nrg=202401476&nomeFile=202605674_18.html&subDir=Provvedimenti" class="visited-provvedimenti clickable"></a></div>
+<div class="col-sm-12"><b>ORDINANZA</b> sede di <b>CONSIGLIO DI STATO</b>, sezione <b>SEZIONE 5</b>, numero provv.: <b>202605674</b></div>
+<div class="col-sm-12">Numero ricorso: <b>202401476</b></div>
+<div class="col-sm-12"><b>ECLI:IT:CDS:2026:5674ORD</b></div>
+</div></article>
+<article class="ricerca--item"><div class="ricerca--item__footer row">
+<div class="col-sm-12">Risultati da 1 a 20 di 16297 totali</div>
+<div class="col-sm-12"><a href="#">Primo</a><a href="#">Successivo</a></div>
+</div></article></body></html>"""
+
+
+def test_pagination_footer_is_skipped_and_cds_hit_is_cited():
+    total, hits = ga.parse_search_page(PAGER_AND_CDS.encode(), MDP)
+    assert total == 16297 and len(hits) == 1
+    h = hits[0]
+    assert h.citation == "Cons. Stato, sez. V, ord. n. 5674/2026" and h.sede == "Consiglio di Stato"
+    assert (h.number, h.year, h.ecli) == ("5674", 2026, "ECLI:IT:CDS:2026:5674ORD")

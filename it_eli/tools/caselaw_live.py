@@ -10,6 +10,7 @@ instead of an error: an old answer the caller is told about beats none.
 
 from __future__ import annotations
 
+import re
 import time
 import weakref
 from typing import Any
@@ -26,9 +27,7 @@ from ..sentenzeweb import (
     CassazioneFacets,
     CassazioneHit,
     CassazioneSearchResult,
-    Chamber,
     FacetCount,
-    SubChamber,
 )
 
 __all__ = [
@@ -52,7 +51,6 @@ DOCUMENT_CACHE_SECONDS = 86400.0
 STALE_MAX_SECONDS = 7 * 86400.0  # how long past its TTL an answer may still be served as stale
 DOWN = (UpstreamUnavailable, UpstreamChanged)
 GA_SESSION_SECONDS = 600.0
-MAX_QUERY_CHARS = 2000
 MAX_CASS_LIMIT = 50
 
 
@@ -91,6 +89,8 @@ class _TTLCache:
 
 
 _caches: weakref.WeakKeyDictionary[HttpClient, _TTLCache] = weakref.WeakKeyDictionary()
+# GA search hits by document_url: it_ga_get_decision takes the portal's ECLI from there
+_hit_caches: weakref.WeakKeyDictionary[HttpClient, _TTLCache] = weakref.WeakKeyDictionary()
 
 
 def _cache(client: HttpClient) -> _TTLCache:
@@ -100,10 +100,22 @@ def _cache(client: HttpClient) -> _TTLCache:
     return cache
 
 
+def _ga_hits(client: HttpClient) -> _TTLCache:
+    cache = _hit_caches.get(client)
+    if cache is None:
+        cache = _hit_caches[client] = _TTLCache(size=4096)
+    return cache
+
+
 def _check_int(name: str, value: object, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise InvalidArg(f"{name}={value!r} is out of range", valid=f"an integer from {lo} to {hi}")
     return value
+
+
+def _budget(settings: Settings) -> int:
+    """Characters one answer's own content may take (it_eli.budget: the envelope is extra)."""
+    return max(1000, settings.max_answer_chars)
 
 
 def _max_chars(settings: Settings, max_chars: int | None) -> int:
@@ -149,23 +161,28 @@ async def it_cassazione_search(
     settings: Settings,
     *,
     query: str,
-    chamber: Chamber | None = None,
-    sub_chamber: SubChamber | None = None,
+    chamber: str | None = None,
+    sub_chamber: str | None = None,
+    section: str | None = None,
+    decision_type: str | None = None,
     anno: int | None = None,
     limit: int = 10,
     offset: int = 0,
 ) -> CassazioneSearchResult:
-    """Search Cassazione decisions (SentenzeWeb) by words and "quoted phrases", all required.
+    """Search Cassazione decisions (SentenzeWeb) in the query language of it_case_search:
+    words and "phrases" (all required), OR, NOT / -word, parentheses.
 
-    Filters: chamber civile/penale, sub_chamber lavoro/tributaria (civil), anno. The answer
-    has highlighted snippets (⟦…⟧), the total, and facet counts to narrow the search.
+    Filters: chamber civile/penale, section (1-7, lavoro, sezioni unite, feriale, tributaria;
+    `sub_chamber` is its older name), decision_type (sentenza, ordinanza, ordinanza
+    interlocutoria, decreto), anno; all case-insensitive. The answer has highlighted snippets
+    (⟦…⟧), the total, and facet counts whose values can be passed back as these filters.
     """
-    if not isinstance(query, str) or len(query) > MAX_QUERY_CHARS:
-        raise InvalidArg("query must be text of at most 2000 characters", valid="words and/or quoted phrases")
+    if not isinstance(query, str):
+        raise InvalidArg("query must be text", valid=sentenzeweb.QUERY_VALID)
     limit = _check_int("limit", limit, 1, MAX_CASS_LIMIT)
     offset = _check_int("offset", offset, 0, 10000)
-    q = sentenzeweb.build_q(query)
-    fq = sentenzeweb.build_filters(chamber, sub_chamber, anno)
+    q, _terms, notes = sentenzeweb.compile_query(query)
+    fq = sentenzeweb.build_filters(chamber, sub_chamber, anno, section=section, decision_type=decision_type)
     params = sentenzeweb.search_params(q, fq, limit, offset)
     (body, ctype), stale = await _select(client, settings, params, settings.search_cache_seconds)
     result = sentenzeweb.parse_search(
@@ -177,6 +194,8 @@ async def it_cassazione_search(
         offset=offset,
         sentenzeweb_url=settings.sentenzeweb_url,
         content_type=ctype,
+        notes=notes,
+        budget=_budget(settings),
     )
     return _mark_stale(result, stale)
 
@@ -188,15 +207,18 @@ async def it_cassazione_get(
     sic_id: str,
     max_chars: int | None = None,
     offset: int = 0,
+    part: str = "text",
 ) -> CassazioneDecision:
-    """Full text of one Cassazione decision by its SentenzeWeb id (e.g. snciv2021521018O), paged."""
-    sentenzeweb.check_sic_id(sic_id)
+    """Full text of one Cassazione decision by its SentenzeWeb id (e.g. snciv2021521018O), paged;
+    `part="dispositivo"` pages the dispositivo when it was too long to come whole."""
+    sic_id = sentenzeweb.check_sic_id(sic_id)
     size = _max_chars(settings, max_chars)
     offset = _check_int("offset", offset, 0, 50_000_000)
+    part = (part or "text").strip().lower() if isinstance(part, str) else part
     (body, ctype), stale = await _select(client, settings, sentenzeweb.get_params(sic_id), DOCUMENT_CACHE_SECONDS)
     result = sentenzeweb.parse_decision(
         body, sic_id=sic_id, max_chars=size, offset=offset, sentenzeweb_url=settings.sentenzeweb_url, content_type=ctype,
-        budget=max(1000, settings.max_answer_chars),
+        budget=_budget(settings), part=part,
     )
     return _mark_stale(result, stale)
 
@@ -220,6 +242,9 @@ async def _ga_post(client: HttpClient, settings: Settings, form: dict[str, str])
     raise AssertionError("unreachable")
 
 
+_OPERATORS = re.compile(r'(?:^|\s)(?:AND|OR|NOT)(?:\s|$)|(?:^|\s)[-+][\w"(]|[()"“”«»]|\w[*~^]')
+
+
 async def it_ga_search(
     client: HttpClient,
     settings: Settings,
@@ -227,28 +252,28 @@ async def it_ga_search(
     query: str | None = None,
     sede: str | None = None,
     tipo: str | None = None,
-    numero: str | None = None,
+    numero: str | int | None = None,
     anno: int | None = None,
+    sezione: str | None = None,
     limit: int = 20,
 ) -> GaSearchResult:
     """Search administrative decisions (Consiglio di Stato, C.G.A.R.S., TAR) on the GA portal.
 
-    Only the newest page is served upstream; `anno` is applied here on that page (the portal
-    ignores it), which the answer says.
+    Only the newest page is served upstream; `anno` and `sezione` are applied here on that page
+    (the portal ignores the year and has no section field), which the answer says.
     """
     if query is not None and (not isinstance(query, str) or len(query) > 500):
         raise InvalidArg("query must be text of at most 500 characters", valid="free text")
     q = " ".join((query or "").split())
-    if numero is not None:
-        numero = str(numero).strip()
-        if not numero.isdigit() or len(numero) > 9:
-            raise InvalidArg(f"numero {numero!r} is not a decision number", valid="1 to 9 digits, e.g. 5268")
+    if anno is not None:
+        anno = _check_int("anno", anno, 1900, 2100)
+    numero, anno = ga.resolve_numero(numero, anno)
     if not q and not numero:
         raise InvalidArg("give a query or a numero", valid="query text and/or numero")
-    if anno is not None:
-        _check_int("anno", anno, 1900, 2100)
     limit = _check_int("limit", limit, 1, 60)
-    form = ga.search_form(q, ga.resolve_sede(sede), ga.resolve_tipo(tipo), numero, limit)
+    sede_value = ga.resolve_sede(sede)
+    sez = ga.resolve_sezione(sezione)
+    form = ga.search_form(q, sede_value, ga.resolve_tipo(tipo), ga.portal_numero(numero, anno) if numero else None, limit)
     key = ("ga-search", settings.ga_url, tuple(sorted(form.items())))
     cached = _cache(client).get(key)
     stale = None
@@ -263,22 +288,40 @@ async def it_ga_search(
         else:
             _cache(client).put(key, cached, settings.search_cache_seconds)
     total, hits = cached
-    note = None
-    if anno is not None:
-        hits = [h for h in hits if h.year == anno]
-        note = (
-            f"anno={anno} was applied here to the first {ga.page_size(limit)} results (newest first): "
-            "the portal ignores the year; total_upstream counts all years."
+    hit_cache = _ga_hits(client)
+    for h in hits:
+        if h.document_url:
+            hit_cache.put(h.document_url, h, DOCUMENT_CACHE_SECONDS)
+    notes = []
+    if anno is not None or sez is not None:
+        what = " and ".join(x for x in (f"anno={anno}" if anno is not None else "",
+                                        f"sezione={sez}" if sez is not None else "") if x)
+        notes.append(
+            f"{what} applied here to the first {ga.page_size(limit)} results (newest first): the portal "
+            "has no such filter; total_upstream counts them all."
         )
-    hits = hits[:limit]
-    return _mark_stale(GaSearchResult(
-        total_upstream=total,
-        returned=len(hits),
-        anno_filter=anno,
-        anno_applied_client_side=anno is not None,
-        note=note,
-        hits=hits,
-    ), stale)
+    if q and _OPERATORS.search(q):
+        notes.append(
+            "the portal's free-text search has no documented operator syntax: AND/OR/NOT, -word, quotes and "
+            "parentheses were sent as typed and may not act as operators (unlike it_cassazione_search)."
+        )
+    hits = ga.filter_hits(hits, anno, sez)[:limit]
+
+    def make(page: list[GaHit]) -> GaSearchResult:
+        extra = [] if len(page) == len(hits) else [f"only {len(page)} of {len(hits)} hits fit the answer size: lower limit"]
+        return GaSearchResult(
+            total_upstream=total,
+            returned=len(page),
+            sede=sede_value,
+            anno_filter=anno,
+            anno_applied_client_side=anno is not None,
+            sezione_filter=sez,
+            note=" ".join(notes + extra) or None,
+            hits=page,
+        )
+
+    result, _ = ga.fit_hits(make, hits, _budget(settings))
+    return _mark_stale(result, stale)
 
 
 async def it_ga_get_decision(
@@ -289,7 +332,8 @@ async def it_ga_get_decision(
     max_chars: int | None = None,
     offset: int = 0,
 ) -> GaDecision:
-    """Text of one administrative decision by its `document_url` from it_ga_search, paged.
+    """Text of one administrative decision by its `document_url` from it_ga_search, paged, with
+    its Italian citation and ECLI.
 
     Only the decision host's /visualizza/ URLs are accepted. PDF-only decisions are flagged
     (`pdf_only`) and not parsed: open `source_url`.
@@ -297,8 +341,9 @@ async def it_ga_get_decision(
     url = ga.check_document_url(document_url, settings.ga_document_url)
     size = _max_chars(settings, max_chars)
     offset = _check_int("offset", offset, 0, 50_000_000)
+    hit = _ga_hits(client).get_stale(url)
     if ga.is_pdf_url(url):
-        return GaDecision(document_url=url, pdf_only=True, source_url=url)
+        return _ga_pdf(url, hit)
     key = ("ga-doc", url)
     body = _cache(client).get(key)
     stale = None
@@ -306,7 +351,7 @@ async def it_ga_get_decision(
         try:
             body = await ga.fetch_document(client, url, settings.ga_document_url, settings.ga_url)
             if body.lstrip()[:5] == b"%PDF-":
-                return GaDecision(document_url=url, pdf_only=True, source_url=url)
+                return _ga_pdf(url, hit)
             ga.parse_decision_xml(body)
         except DOWN as exc:
             body = _cache(client).get_stale(key)
@@ -316,9 +361,10 @@ async def it_ga_get_decision(
         else:
             _cache(client).put(key, body, DOCUMENT_CACHE_SECONDS)
     metadata, text, sections = ga.parse_decision_xml(body)
-    chunk, nxt = sentenzeweb.page(text, offset, size, max(1000, settings.max_answer_chars))
+    chunk, nxt = sentenzeweb.page(text, offset, size, _budget(settings))
     return _mark_stale(GaDecision(
         document_url=url,
+        **ga.decision_identity(url, metadata, hit),
         metadata=metadata,
         sections=sections,
         text=chunk,
@@ -327,3 +373,14 @@ async def it_ga_get_decision(
         next_offset=nxt,
         source_url=url,
     ), stale)
+
+
+def _ga_pdf(url: str, hit: GaHit | None) -> GaDecision:
+    """A PDF-only decision: no text, but what its search hit said about it (when known here)."""
+    if hit is None:
+        return GaDecision(document_url=url, pdf_only=True, source_url=url)
+    return GaDecision(
+        document_url=url, pdf_only=True, source_url=url, citation=hit.citation, ecli=hit.ecli,
+        ecli_source="portal" if hit.ecli else None, court=hit.court, sede=hit.sede, section=hit.section,
+        decision_type=hit.decision_type, number=hit.number, year=hit.year,
+    )
