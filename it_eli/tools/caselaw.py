@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import asyncio
 import logging
 
 import msgspec
+from msgspec import Meta
 
 from ..decisions import CaseSearchResult, CaseStats, DecisionText, RecentResult
 from ..errors import IndexMissing, ItEliError
@@ -15,26 +18,26 @@ log = logging.getLogger(__name__)
 
 
 class CaseSearchParams(msgspec.Struct, kw_only=True):
-    query: str = msgspec.field(name="query")
-    anno: int | None = None
-    year_from: int | None = None
-    year_to: int | None = None
-    tipologia: str | None = None
-    relatore: str | None = None
-    limit: int = 10
-    offset: int = 0
+    query: Annotated[str, Meta(description='Words, "phrases", AND/OR/NOT, -word, word*, field:word (see the tool description).')]
+    anno: Annotated[int | None, Meta(description="Only decisions of this year (1956 onwards).")] = None
+    year_from: Annotated[int | None, Meta(description="Only decisions from this year on.")] = None
+    year_to: Annotated[int | None, Meta(description="Only decisions up to this year.")] = None
+    tipologia: Annotated[str | None, Meta(description="sentenza or ordinanza (S / O).")] = None
+    relatore: Annotated[str | None, Meta(description="The reporting judge's surname.")] = None
+    limit: Annotated[int, Meta(ge=1, le=50, description="Hits per page.")] = 10
+    offset: Annotated[int, Meta(ge=0, le=10_000, description="Hits to skip (paging).")] = 0
 
 
 class CaseGetParams(msgspec.Struct, kw_only=True):
-    ecli: str | None = None
-    anno: int | str | None = None
-    numero: int | str | None = None
-    max_chars: int = 20_000
-    offset: int = 0
+    ecli: Annotated[str | None, Meta(description="ECLI:IT:COST:<year>:<number>, e.g. ECLI:IT:COST:2014:238.")] = None
+    anno: Annotated[int | str | None, Meta(description="Year of the decision (with numero, instead of ecli).")] = None
+    numero: Annotated[int | str | None, Meta(description="Number of the decision (with anno).")] = None
+    max_chars: Annotated[int, Meta(ge=1, description="Characters of text in this answer (at most the server's answer budget, IT_ELI_MAX_ANSWER_CHARS).")] = 20_000
+    offset: Annotated[int, Meta(ge=0, description="Where this page starts: pass next_offset back.")] = 0
 
 
 class CaseRecentParams(msgspec.Struct, kw_only=True):
-    limit: int = 10
+    limit: Annotated[int, Meta(ge=1, le=50, description="How many decisions, newest deposit first.")] = 10
 
 
 class NoParams(msgspec.Struct, kw_only=True):

@@ -19,10 +19,11 @@ import functools
 import html as _html
 import logging
 import re
-from typing import Literal
+from typing import Annotated, Literal
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import msgspec
+from msgspec import Meta
 
 from ..budget import fit_end, json_cost
 from ..errors import (
@@ -166,34 +167,34 @@ class NoParams(msgspec.Struct, kw_only=True):
 
 
 class ResolveParams(msgspec.Struct, kw_only=True):
-    act_type: str | None = None
-    year: int | str | None = None
-    number: int | str | None = None
-    date: str | None = None
-    article: str | None = None
-    reference: str | None = None
+    act_type: Annotated[str | None, Meta(description="l., legge, d.lgs., d.l., d.P.R., r.d. ... or a code name.")] = None
+    year: Annotated[int | str | None, Meta(description="Year of the act.")] = None
+    number: Annotated[int | str | None, Meta(description="Number of the act.")] = None
+    date: Annotated[str | None, Meta(description="Date of the act, YYYY-MM-DD (when the number repeats within a year).")] = None
+    article: Annotated[str | None, Meta(description="Article: 21, 21-septies, 25-bis.1, XVIII (Costituzione's transitional provisions).")] = None
+    reference: Annotated[str | None, Meta(description="A reference as a lawyer writes it (art. 2043 c.c., l. 241/1990, d.lgs. 231/2001 art. 25-bis), a code name, a URN:NIR, an ELI path or a normattiva.it URL. Instead of act_type/year/number.")] = None
 
 
 class GetActParams(msgspec.Struct, kw_only=True):
-    reference: str
-    at_date: str | None = None
+    reference: Annotated[str, Meta(description="A reference as a lawyer writes it (art. 2043 c.c., l. 241/1990, d.lgs. 231/2001 art. 25-bis), a code name, a URN:NIR, an ELI path or a normattiva.it URL.")]
+    at_date: Annotated[str | None, Meta(description="YYYY-MM-DD: the text in force on that day (default today).")] = None
 
 
 class GetTextParams(msgspec.Struct, kw_only=True):
-    reference: str
-    article: str | None = None
-    at_date: str | None = None
-    format: Literal["text", "akn_xml"] = "text"
-    max_chars: int | None = None
-    offset: int = 0
+    reference: Annotated[str, Meta(description="A reference as a lawyer writes it (art. 2043 c.c., l. 241/1990, d.lgs. 231/2001 art. 25-bis), a code name, a URN:NIR, an ELI path or a normattiva.it URL.")]
+    article: Annotated[str | None, Meta(description="Article, when the reference names none: 2043, 21-septies, 25-bis.1.")] = None
+    at_date: Annotated[str | None, Meta(description="YYYY-MM-DD: the text in force on that day (default today).")] = None
+    format: Annotated[Literal["text", "akn_xml"], Meta(description="text, or the Akoma Ntoso XML.")] = "text"
+    max_chars: Annotated[int, Meta(ge=1, description="Characters in this answer (at most the server's answer budget).")] | None = None
+    offset: Annotated[int, Meta(ge=0, description="Where this page starts: pass next_offset back.")] = 0
 
 
 class SearchStatutesParams(msgspec.Struct, kw_only=True):
-    query: str
-    act: str | None = None
-    limit: int = 10
-    offset: int = 0
-    at_date: str | None = None
+    query: Annotated[str, Meta(description='Words, "phrases", AND/OR/NOT, -word, word*, rubrica:word / testo:word.')]
+    act: Annotated[str | None, Meta(description="Only this act: a code name, URN or 'l. 241/1990'.")] = None
+    limit: Annotated[int, Meta(ge=1, le=50, description="Hits per page.")] = 10
+    offset: Annotated[int, Meta(ge=0, le=10_000, description="Hits to skip: pass next_offset back.")] = 0
+    at_date: Annotated[str | None, Meta(description="YYYY-MM-DD: the text in force on that day (default today).")] = None
 
 
 # ---------------------------------------------------------------- errors

@@ -122,11 +122,18 @@ def _valid_for(params: type, error: str) -> str | None:
     field = next((f for f in info.fields if f.encode_name == m.group(1)), None)
     if field is None:
         return None
-    types = field.type.types if isinstance(field.type, msgspec.inspect.UnionType) else (field.type,)
+    ftype = field.type.type if isinstance(field.type, msgspec.inspect.Metadata) else field.type
+    types = ftype.types if isinstance(ftype, msgspec.inspect.UnionType) else (ftype,)
+    types = tuple(t.type if isinstance(t, msgspec.inspect.Metadata) else t for t in types)
     values = [v for t in types if isinstance(t, msgspec.inspect.LiteralType) for v in t.values]
-    if not values:
-        return None
-    return f"{field.encode_name}: one of " + ", ".join(repr(v) for v in values)
+    if values:
+        return f"{field.encode_name}: one of " + ", ".join(repr(v) for v in values)
+    for t in types:
+        if isinstance(t, msgspec.inspect.IntType) and (t.ge is not None or t.le is not None):
+            if t.le is None:
+                return f"{field.encode_name}: an integer >= {t.ge}"
+            return f"{field.encode_name}: an integer from {t.ge if t.ge is not None else '…'} to {t.le}"
+    return None
 
 
 MAX_ERROR_TEXT = 2000
