@@ -185,7 +185,7 @@ class GetTextParams(msgspec.Struct, kw_only=True):
     article: Annotated[str | None, Meta(description="Article, when the reference names none: 2043, 21-septies, 25-bis.1.")] = None
     at_date: Annotated[str | None, Meta(description="YYYY-MM-DD: the text in force on that day (default today).")] = None
     format: Annotated[Literal["text", "akn_xml"], Meta(description="text, or the Akoma Ntoso XML.")] = "text"
-    max_chars: Annotated[int, Meta(ge=1, description="Characters in this answer (at most the server's answer budget).")] | None = None
+    max_chars: Annotated[int | None, Meta(description="Characters in this answer, >= 1 (at most the server's answer budget).")] = None
     offset: Annotated[int, Meta(ge=0, description="Where this page starts: pass next_offset back.")] = 0
 
 

@@ -2,44 +2,47 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
 
 from . import caselaw_live as live
 from .registry import tool
 
 
 class CassSearchParams(msgspec.Struct, kw_only=True):
-    query: str
-    chamber: str | None = None
-    section: str | None = None
-    sub_chamber: str | None = None
-    decision_type: str | None = None
-    anno: int | None = None
-    limit: int = 10
-    offset: int = 0
+    query: Annotated[str, Meta(description='Words and "phrases" (all required), OR, NOT / -word, (groups), "phrase"~N.')]
+    chamber: Annotated[str | None, Meta(description="civile or penale.")] = None
+    section: Annotated[str | None, Meta(description="1-7 or I-VII, lavoro, sezioni unite (SU), feriale, tributaria.")] = None
+    sub_chamber: Annotated[str | None, Meta(description="Older name of section.")] = None
+    decision_type: Annotated[str | None, Meta(description="sentenza, ordinanza, ordinanza interlocutoria or decreto.")] = None
+    anno: Annotated[int | None, Meta(description="Year of the decision.")] = None
+    limit: Annotated[int, Meta(description="Hits per page.")] = 10
+    offset: Annotated[int, Meta(description="Hits to skip (paging).")] = 0
 
 
 class CassGetParams(msgspec.Struct, kw_only=True):
-    sic_id: str
-    max_chars: int | None = None
-    offset: int = 0
-    part: str = "text"
+    sic_id: Annotated[str, Meta(description="The decision's SentenzeWeb id, from it_cassazione_search (e.g. snciv2021521018O).")]
+    max_chars: Annotated[int | None, Meta(description="Characters in this answer (at most the server's answer budget).")] = None
+    offset: Annotated[int, Meta(description="Where this page starts: pass next_offset back.")] = 0
+    part: Annotated[str, Meta(description="text (the decision) or dispositivo.")] = "text"
 
 
 class GaSearchParams(msgspec.Struct, kw_only=True):
-    query: str | None = None
-    sede: str | None = None
-    tipo: str | None = None
-    numero: str | int | None = None
-    anno: int | None = None
-    sezione: str | None = None
-    limit: int = 20
+    query: Annotated[str | None, Meta(description="Words, sent to the portal as typed.")] = None
+    sede: Annotated[str | None, Meta(description="Court: Cons. Stato, CGA, TAR + region or seat (TAR Lazio, Milano, Brescia ...).")] = None
+    tipo: Annotated[str | None, Meta(description="Type of decision: sentenza, ordinanza, decreto, parere.")] = None
+    numero: Annotated[str | int | None, Meta(description="Decision number (11970 or 11970/2026).")] = None
+    anno: Annotated[int | None, Meta(description="Year of the decision.")] = None
+    sezione: Annotated[str | None, Meta(description="Section, e.g. IV or 1B (applied to the first page).")] = None
+    limit: Annotated[int, Meta(description="Hits (1-60).")] = 20
 
 
 class GaGetParams(msgspec.Struct, kw_only=True):
-    document_url: str
-    max_chars: int | None = None
-    offset: int = 0
+    document_url: Annotated[str, Meta(description="The decision's URL from it_ga_search (mdp.giustizia-amministrativa.it only).")]
+    max_chars: Annotated[int | None, Meta(description="Characters in this answer (at most the server's answer budget).")] = None
+    offset: Annotated[int, Meta(description="Where this page starts: pass next_offset back.")] = 0
 
 
 @tool("it_cassazione_search", CassSearchParams, live.CassazioneSearchResult, open_world=True)
