@@ -14,6 +14,7 @@ import anyio
 import mcp_types as types
 from mcp.server import Server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from . import __version__
 from .app import App
@@ -74,13 +75,53 @@ def build_server(app: App) -> Server:
     )
 
 
+def unreadable_message_error(exc: Exception) -> types.JSONRPCError:
+    """The JSON-RPC answer to a line the transport could not read as a message.
+
+    The SDK's stdio transport hands such lines to the server as exceptions, which it drops: the
+    client then waits for an answer that never comes. JSON-RPC wants a Parse error (-32700) or an
+    Invalid Request (-32600), with the request's id when it can still be read (a lone surrogate
+    makes a line invalid JSON for the SDK, not for Python's json module)."""
+    req_id, invalid_json = None, False
+    errors = exc.errors() if hasattr(exc, "errors") else []
+    for err in errors:
+        raw = err.get("input")
+        invalid_json = invalid_json or err.get("type") == "json_invalid"
+        if isinstance(raw, str):
+            try:
+                raw = json.loads(raw)
+            except ValueError:
+                continue
+        if isinstance(raw, dict) and isinstance(raw.get("id"), (int, str)) and not isinstance(raw.get("id"), bool):
+            req_id = raw["id"]
+            break
+    code = types.PARSE_ERROR if invalid_json else types.INVALID_REQUEST
+    what = "the line is not valid JSON (UTF-8, no lone surrogates)" if invalid_json else "not a JSON-RPC 2.0 message"
+    return types.JSONRPCError(jsonrpc="2.0", id=req_id, error=types.ErrorData(code=code, message=f"Invalid message: {what}"))
+
+
+async def _answer_unreadable(read_stream, write_stream, forward) -> None:
+    """Pass readable messages on to the server; answer the unreadable ones with a JSON-RPC error."""
+    async with forward:
+        async for item in read_stream:
+            if isinstance(item, Exception):
+                log.warning("unreadable message on stdin: %s", str(item).splitlines()[0][:200])
+                await write_stream.send(SessionMessage(unreadable_message_error(item)))
+                continue
+            await forward.send(item)
+
+
 async def _run_stdio(app: App) -> None:
     from mcp.server.stdio import stdio_server
 
     server = build_server(app)
     try:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            forward, server_reads = anyio.create_memory_object_stream(0)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(_answer_unreadable, read_stream, write_stream, forward)
+                await server.run(server_reads, write_stream, server.create_initialization_options())
+                tg.cancel_scope.cancel()
     finally:
         await app.close()
 

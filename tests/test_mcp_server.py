@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -142,3 +143,41 @@ def test_cli_tool_output_into_a_closed_pipe_ends_quietly(built_home):
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_stdio_answers_an_unreadable_line_instead_of_leaving_the_client_waiting(built_home):
+    """Not JSON, a lone surrogate, not JSON-RPC: each gets a JSON-RPC error (with the request's id
+    when it can still be read), and the session goes on."""
+    proc = subprocess.Popen([sys.executable, "-m", "it_eli", "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=_env(built_home))
+
+    def send(line: str) -> None:
+        proc.stdin.write((line + "\n").encode("utf-8", "surrogatepass"))
+        proc.stdin.flush()
+
+    def answer() -> dict:
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, "no answer within 30 s: the client would wait forever"
+        return json.loads(proc.stdout.readline())
+
+    try:
+        send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}))
+        assert answer()["id"] == 1
+        send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        send("not json at all")
+        got = answer()
+        assert got["id"] is None and got["error"]["code"] == -32700 and "not valid JSON" in got["error"]["message"]
+        send('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"it_case_stats","arguments":{"x":"\\ud800"}}}')
+        got = answer()
+        assert got["id"] == 7 and got["error"]["code"] == -32700
+        send('{"jsonrpc":"2.0","id":9}')
+        got = answer()
+        assert got["id"] == 9 and got["error"]["code"] == -32600
+        send(json.dumps({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "it_case_stats", "arguments": {}}}))
+        got = answer()
+        assert got["id"] == 10 and json.loads(got["result"]["content"][0]["text"])["total"] == 12
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+
