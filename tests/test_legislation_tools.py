@@ -356,3 +356,11 @@ async def test_references_written_as_lawyers_cite(testdata, make_settings, refer
     assert not err, p
     assert p["human_readable_citation"] == citation and p["served_from"] == "local_index"
     assert_contract(p)
+
+
+async def test_resolve_refuses_two_descriptions_of_the_act(testdata, make_settings):
+    async with session(testdata, make_settings) as (srv, app):
+        err, p = await call(app, "it_resolve", {"reference": "l. 241/1990", "act_type": "d.lgs.", "year": 2001, "number": 231})
+        assert err and p["code"] == "invalid_arg" and "not both" in p["message"]
+        err, p = await call(app, "it_resolve", {"reference": "l. 241/1990", "article": "2"})
+        assert not err and p["act_urn"].endswith(";241")

@@ -635,6 +635,10 @@ async def it_resolve(app, act_type=None, year=None, number=None, date=None, arti
     if act_type in (None, "") and reference in (None, ""):
         raise InvalidArg("give act_type (with year and number) or reference",
                          valid="act_type='l.', year=1990, number=241 — or reference='urn:nir:stato:legge:1990-08-07;241'")
+    if reference not in (None, "") and any(v not in (None, "") for v in (act_type, year, number, date)):
+        # two descriptions of the act: never pick one silently
+        raise InvalidArg("give either reference or act_type/year/number/date, not both",
+                         valid="reference='l. 241/1990' (article optional) — or act_type='l.', year=1990, number=241")
     if act_type in (None, ""):
         target = await asyncio.to_thread(_resolve_reference, store, reference, portal_base=base)
         key = None
