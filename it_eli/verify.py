@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
+import json
 import re
 import time
+from collections import Counter, OrderedDict
 from typing import Literal
 
 import msgspec
 
 from .analysis import Analyzer
+from .budget import ENVELOPE_CHARS
 from .citations.extract import CODE_ACTS, COURT_NAMES, Citation, extract_citations
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
 from .normattiva import codes as codesmod
@@ -153,6 +157,44 @@ class VerifyResult(msgspec.Struct, kw_only=True):
     summary: VerifySummary
     citations: list[CheckedCitation]
     gaps: list[VerifyGap]
+    at_date: str | None
+    offline: bool
+    checked_at: str
+    notes: list[str] = msgspec.field(default_factory=list)
+
+
+
+class ReportedCitation(CheckedCitation, kw_only=True):
+    """One distinct citation of the text -- same act, article, comma, lettera, numero, description
+    and verdict -- with how often it occurs and where (`start`/`end`: its first occurrence)."""
+
+    occurrences: int = 1
+    positions: list[int] = msgspec.field(default_factory=list)  # start offsets of its first occurrences (at most 10)
+    fallback: str | None = None  # a gap: where to check it by hand
+
+
+class GapGroup(msgspec.Struct, kw_only=True):
+    kind: str  # the gap's status (act_not_in_corpus, upstream_unavailable, out_of_corpus, ...)
+    fallback: str  # where to check these citations by hand
+    citations: int  # occurrences in the text
+    distinct: int  # distinct citations (entries of `citations` with this status and fallback)
+
+
+class VerifyAnswer(msgspec.Struct, kw_only=True):
+    """it_verify_citations: the verdict and the counts for the WHOLE text, then its distinct
+    citations worst first (not_found, then those to review, then gaps, then verified), a page at a
+    time within the answer budget; next_offset (when not null) gets the next page."""
+
+    status: Overall
+    is_error: bool
+    needs_review: bool  # repealed articles, descriptions that do not fit or are unconfirmed: a human should look
+    summary: VerifySummary  # every occurrence counted, whatever the page
+    distinct_citations: int
+    offset: int  # index of this page's first entry among the distinct citations
+    next_offset: int | None  # pass it back as `offset` (same text, at_date, offline) for the next page
+    truncated: bool  # more distinct citations than this page holds
+    citations: list[ReportedCitation]
+    gaps: list[GapGroup]  # every gap kind and fallback, counted over the whole text
     at_date: str | None
     offline: bool
     checked_at: str
@@ -509,6 +551,19 @@ def check_items(text: str, comma: str | None, lettera: str | None, numero: str |
                 return "unknown", f"the article's text has no numbered items (1), 2) ... or 1°, 2° ...): n. {want} was not checked"
             return "absent", f"{where} has no n. {want}" + (f" (its numeri: {_span(here)})" if here else " (it has no numeri)")
     return "ok", ", ".join(found)
+
+
+def _citation_key(c: Citation, group: list[Citation]) -> tuple:
+    """What a citation's verdict depends on: everything but where it stands in the text. A
+    description is judged with the articles cited with it ('artt. 575 e 577 c.p. (omicidio)')
+    and its verdict quotes the citation, so then the group and the text count too."""
+    act = msgspec.json.encode(c.act) if c.act is not None else None
+    described = None
+    if c.description:
+        described = (c.raw, tuple(g.article for g in group if g.act is c.act))
+    return (c.kind, act, c.act_unresolved, c.via_backreference, c.article, c.comma, c.lettera, c.numero,
+            c.description, c.court, c.court_section, c.court_branch, c.court_seat, c.decision_type,
+            c.decision_number, c.decision_year, c.decision_date, c.ecli, described)
 
 
 def _now() -> str:
@@ -1083,21 +1138,35 @@ class Verifier:
         for c in cites:
             if c.kind == "statute" and c.article is not None:
                 groups.setdefault((c.start, c.end), []).append(c)
+        # Each distinct citation is checked once: a brief that cites art. 2043 c.c. 500 times costs
+        # one check (and at most one live lookup), not 500.
+        done: dict[tuple, tuple[_Outcome, str | None]] = {}
+        keys: dict[str, str] = {}
         for c in cites:
-            if c.kind == "statute":
-                o = await self.check_statute(c)
-                if o.status in ("content_mismatch", "content_unconfirmed"):
-                    o = await self._group_description(c, o, groups.get((c.start, c.end), []))
-                ecli = None
+            group = groups.get((c.start, c.end), []) if c.kind == "statute" else []
+            memo = _citation_key(c, group)
+            hit = done.get(memo)
+            if hit is not None:
+                o, ecli = hit
             else:
-                o = await self.check_case(c)
-                ecli = c.ecli or o.ecli
+                if c.kind == "statute":
+                    o = await self.check_statute(c)
+                    if o.status in ("content_mismatch", "content_unconfirmed"):
+                        o = await self._group_description(c, o, group)
+                    ecli = None
+                else:
+                    o = await self.check_case(c)
+                    ecli = c.ecli or o.ecli
+                done[memo] = (o, ecli)
             art = None
             if c.article is not None:
-                try:
-                    art = canon_key(c.article)
-                except Exception:
-                    art = c.article
+                art = keys.get(c.article)
+                if art is None:
+                    try:
+                        art = canon_key(c.article)
+                    except Exception:
+                        art = c.article
+                    keys[c.article] = art
             cc = CheckedCitation(
                 raw=c.raw, kind=c.kind, status=o.status, detail=o.detail, start=c.start, end=c.end, urn=o.urn, ecli=ecli,
                 article=art, comma=c.comma, lettera=c.lettera, numero=c.numero, court=c.court, court_seat=c.court_seat,
@@ -1113,11 +1182,12 @@ class Verifier:
         return self._result(checked, gaps)
 
     def _result(self, checked: list[CheckedCitation], gaps: list[VerifyGap]) -> VerifyResult:
-        count = lambda s: sum(1 for x in checked if x.status == s)  # noqa: E731
+        by_status = Counter(x.status for x in checked)
+        count = by_status.__getitem__
         nf = count("not_found")
-        decided = sum(1 for x in checked if x.status in ("not_found", *REVIEW_KINDS, *CONFIRMED_KINDS))
-        confirmed = sum(1 for x in checked if x.status in CONFIRMED_KINDS)
-        review = sum(1 for x in checked if x.status in REVIEW_KINDS)
+        decided = sum(by_status[s] for s in ("not_found", *REVIEW_KINDS, *CONFIRMED_KINDS))
+        confirmed = sum(by_status[s] for s in CONFIRMED_KINDS)
+        review = sum(by_status[s] for s in REVIEW_KINDS)
         if not checked:
             status = "NO_CITATIONS_FOUND"
         elif nf:
@@ -1170,3 +1240,147 @@ async def verify_text(app, text: str, *, at_date: str | None = None, offline: bo
     text = check_input(text)
     at = _check_date(at_date)
     return await Verifier(app, at_date=at, offline=offline).run(text)
+
+
+# ---------------------------------------------------------------- the MCP answer, within the budget
+
+MAX_POSITIONS = 10  # start offsets listed per distinct citation
+PAGE_CACHE_SECONDS = 600.0
+PAGE_CACHE_ENTRIES = 2
+MAX_RAW_CHARS = 300  # a citation's text as reported ('artt. 1, 2, 3, ... c.p.' can be any length)
+MAX_FIELD_CHARS = 600  # any other text of a reported citation (details quote the citation)
+# worst first: what must never be lost to a page boundary comes before what is fine
+REPORT_ORDER = (
+    "not_found", "content_mismatch", "repealed", "content_unconfirmed", "upstream_unavailable", "act_unresolvable",
+    "unparseable_citation", "act_not_in_corpus", "out_of_corpus", "comma_not_checkable", "lettera_not_checkable",
+    "verified",
+)
+_RANK = {s: i for i, s in enumerate(REPORT_ORDER)}
+_FIELDS = CheckedCitation.__struct_fields__
+_KEY_AT = [i for i, f in enumerate(_FIELDS) if f not in ("raw", "start", "end")]
+
+
+def _clip(text: str | None, n: int) -> str | None:
+    return text if text is None or len(text) <= n else text[: n - 1] + "…"
+
+
+def _json_len(obj) -> int:
+    """Characters of `obj` as the client receives it (see it_eli/budget.py)."""
+    return len(json.dumps(msgspec.to_builtins(obj), ensure_ascii=False))
+
+
+def distinct_citations(result: VerifyResult) -> list[ReportedCitation]:
+    """The citations of `result` grouped (same everything but the place in the text), worst first,
+    in order of first appearance within each status."""
+    gaps = iter(result.gaps)  # one per gap citation, in the citations' order
+    found: dict[tuple, ReportedCitation] = {}
+    for c in result.citations:
+        fallback = next(gaps).fallback if c.status in GAP_KINDS else None
+        values = msgspec.structs.astuple(c)
+        key = tuple(tuple(values[i]) if isinstance(values[i], list) else values[i] for i in _KEY_AT) + (fallback,)
+        r = found.get(key)
+        if r is None:
+            fields = {f: (_clip(v, MAX_FIELD_CHARS) if isinstance(v, str) else v) for f, v in zip(_FIELDS, values)}
+            fields["raw"] = _clip(c.raw, MAX_RAW_CHARS)
+            fields["nearest"] = list(c.nearest)
+            found[key] = ReportedCitation(**fields, positions=[c.start], fallback=fallback)
+        else:
+            r.occurrences += 1
+            if len(r.positions) < MAX_POSITIONS:
+                r.positions.append(c.start)
+    return sorted(found.values(), key=lambda r: _RANK.get(r.status, len(_RANK)))  # stable: first appearance
+
+
+def _gap_groups(reported: list[ReportedCitation]) -> list[GapGroup]:
+    groups: dict[tuple[str, str], GapGroup] = {}
+    for r in reported:
+        if r.fallback is None:
+            continue
+        g = groups.get((r.status, r.fallback))
+        if g is None:
+            g = groups[(r.status, r.fallback)] = GapGroup(kind=r.status, fallback=r.fallback, citations=0, distinct=0)
+        g.citations += r.occurrences
+        g.distinct += 1
+    return list(groups.values())
+
+
+def _paging_note(shown: int, total: int, offset: int, nxt: int) -> str:
+    return (f"distinct citations {offset + 1}-{offset + shown} of {total} shown (worst first); for the rest call "
+            f"again with the same text, at_date and offline, and offset={nxt}")
+
+
+def answer_page(result: VerifyResult, reported: list[ReportedCitation] | None = None, *, offset: int = 0,
+                max_chars: int) -> VerifyAnswer:
+    """The MCP answer: status, summary and gap groups always whole; the distinct citations
+    (`reported`, by default those of `result`) from `offset`, as many as fit in `max_chars` (and
+    the envelope in ENVELOPE_CHARS)."""
+    if reported is None:
+        reported = distinct_citations(result)
+    total = len(reported)
+    if offset < 0 or offset > total:
+        raise InvalidArg(f"offset={offset}: the text has {total} distinct citations (status {result.status})",
+                         valid=f"an offset from 0 to {total} (use next_offset)")
+    answer = VerifyAnswer(
+        status=result.status, is_error=result.is_error, needs_review=result.needs_review, summary=result.summary,
+        distinct_citations=total, offset=offset, next_offset=total, truncated=False, citations=[],
+        gaps=_gap_groups(reported), at_date=result.at_date, offline=result.offline, checked_at=result.checked_at,
+        notes=[*result.notes, _paging_note(total, total, total, total)],  # the widest note: measured, then rewritten
+    )
+    room = min(max_chars, max_chars + ENVELOPE_CHARS - _json_len(answer))
+    page: list[ReportedCitation] = []
+    used = 0
+    for r in reported[offset:]:
+        cost = _json_len(r) + 2  # ", " between entries
+        if used + cost > room:
+            if page:
+                break
+            r = _squeeze(r)  # one entry per page at least, so that paging always advances
+            cost = _json_len(r) + 2
+        page.append(r)
+        used += cost
+    nxt = offset + len(page)
+    answer.citations = page
+    answer.notes = list(result.notes)
+    if nxt < total:
+        answer.next_offset, answer.truncated = nxt, True
+        answer.notes.append(_paging_note(len(page), total, offset, nxt))
+    else:
+        answer.next_offset = None
+    return answer
+
+
+def _squeeze(r: ReportedCitation) -> ReportedCitation:
+    """A citation too big for a small budget: shorter texts, first position only."""
+    return msgspec.structs.replace(
+        r, raw=_clip(r.raw, 80), detail=_clip(r.detail, 200), range_hint=_clip(r.range_hint, 120),
+        description=_clip(r.description, 80), positions=r.positions[:1],
+    )
+
+
+async def verify_answer(app, text: str, *, at_date: str | None = None, offline: bool = False,
+                        offset: int = 0) -> VerifyAnswer:
+    """it_verify_citations: verify `text` and answer one page within IT_ELI_MAX_ANSWER_CHARS.
+
+    Why a cache: the next pages of a long report are asked with the same text, and checking it
+    again for each page would cost a full verification per page. A check whose report did not fit
+    is kept PAGE_CACHE_SECONDS (the newest PAGE_CACHE_ENTRIES texts) and serves offset > 0; offset
+    0 always checks afresh (`checked_at` says when a page was checked)."""
+    if not isinstance(offset, int) or offset < 0:
+        raise InvalidArg(f"offset={offset}", valid="an offset from 0 (use next_offset)")
+    text = check_input(text)
+    max_chars = app.settings.max_answer_chars
+    key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), at_date, bool(offline))
+    cache: OrderedDict = app.extras.setdefault("verify_pages", OrderedDict())
+    hit = cache.get(key) if offset > 0 else None
+    if hit is not None and time.monotonic() - hit[0] < PAGE_CACHE_SECONDS:
+        cache.move_to_end(key)
+        return answer_page(hit[1], hit[2], offset=offset, max_chars=max_chars)
+    result = await verify_text(app, text, at_date=at_date, offline=offline)
+    reported = distinct_citations(result)
+    answer = answer_page(result, reported, offset=offset, max_chars=max_chars)
+    if answer.truncated:
+        cache[key] = (time.monotonic(), msgspec.structs.replace(result, citations=[], gaps=[]), reported)
+        cache.move_to_end(key)
+        while len(cache) > PAGE_CACHE_ENTRIES:
+            cache.popitem(last=False)
+    return answer

@@ -213,7 +213,8 @@ def test_never_crashes_and_offsets_slice_raw(text):
     ["art. ", "artt. 1, ", "art. 1 e ", "((((", "1234567890", "legge n. ", "Cass., sez. ", "l. 241/1990, ",
      "commi 1 e ", "ECLI:IT:", "artt. 3 Cost., 97 Cost., ", "Cons. Stato, n. 1/2020; ", "d.lgs. 231/2001 prevede all'art. 5 e all'art. ", "T.A.R. Lazio, ",
      "Trib. Milano, sez. ", "Corte EDU, Grande Camera, ", "Regolamento (UE) ", "art. 1 n. 2 n. ", "l.r. Lombardia ",
-     "Consulta ", "CGUE, C-1/18, C-", "art. 81 cpv. cpv. "],
+     "Consulta ", "CGUE, C-1/18, C-", "art. 81 cpv. cpv. ", "art. 123456789 ", "artt. 1, 123456789, ",
+     "art. 1, comma 123456789, ", "art. 61 n. 123456789 ", "art. 99999999999 ", "artt. 3 e 4, 20121 "],
 )
 def test_pathological_200kb_completes(unit):
     """No timing here: the input is built so a super-linear scanner would not finish in CI time."""
@@ -229,9 +230,38 @@ def test_pathological_200kb_completes(unit):
         "l. n. 1/2000, " * 7_000 + "art. 1 del medesimo decreto; " * 3_500,  # back-reference lookup is O(1)
         "artt. 1 c.p., " + "2, " * 60_000,  # enumeration probe that fails at the very end
         "art. 5 " + "(" * 200_000,
+        "art. " + "7" * 200_000,  # a digit run is not an article number past 9 digits
+        "artt. 1 c.p., " + "99999, " * 30_000,  # long numbers in an enumeration with no act at its end
     ],
-    ids=["far-act", "many-backrefs", "long-probe", "parens"],
+    ids=["far-act", "many-backrefs", "long-probe", "parens", "digit-run", "long-enumeration"],
 )
 def test_pathological_mixed_inputs_complete(text):
     out = extract_citations(text)
     assert all(text[c.start : c.end] == c.raw for c in out[:1000])
+
+
+# ---------------------------------------------------------------- long numbers
+
+
+@pytest.mark.parametrize("text,want", [
+    ("art. 99999 c.p.", [("99999", None, None, "cp")]),
+    ("art. 123456789 c.p.", [("123456789", None, None, "cp")]),
+    ("art. 1234567890 c.p.", []),  # 10 digits: an id or a phone number, not an article
+    ("artt. 52, 10000 e 12345 c.p.", [("52", None, None, "cp"), ("10000", None, None, "cp"), ("12345", None, None, "cp")]),
+    ("art. 1, comma 99999, l. 296/2006", [("1", "99999", None, ("legge", "296", 2006))]),
+    ("art. 61 n. 12345 c.p.", [("61", None, "12345", "cp")]),
+    # long numbers that are not articles
+    ("Ai sensi degli artt. 3 e 4, 20121 Milano", [("3", None, None, None), ("4", None, None, None)]),
+    ("artt. 3 e 4, prot. n. 123456 del 2020", [("3", None, None, None), ("4", None, None, None)]),
+    ("Visto l'art. 3 del d.m. 12 maggio 2020, n. 123456.", [("3", None, None, ("decreto.ministeriale", None, 2020))]),
+    ("art. 3 l. 241/1990, prot. n. 1234567", [("3", None, None, ("legge", "241", 1990))]),
+])
+def test_long_numbers(text, want):
+    got = [(c.article, c.comma, c.numero, c.act and (c.act.code or (c.act.act_type, c.act.number, c.act.year)))
+           for c in extract_citations(text)]
+    assert got == want
+
+
+def test_enumeration_cut_before_a_long_number_keeps_its_span():
+    cs = extract_citations("Ai sensi degli artt. 3 e 4, 20121 Milano")
+    assert [c.raw for c in cs] == ["artt. 3 e 4", "artt. 3 e 4"]

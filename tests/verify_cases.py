@@ -418,5 +418,18 @@ CASES: list[tuple[str, str, list[dict]]] = [
        "status": OC, "comma": None, "lettera": None, "numero": None}]),
     ("lr-region", "Il piano è approvato ai sensi dell'art. 5 l.r. Lombardia 11 marzo 2005, n. 12.",
      [S("5", "lr 12/2005", OC)]),
-
+    # ------------------------------------------------------------ long numbers: made up, extracted, missing
+    ("cp-99999-nf", "Si applicano l'art. 52 c.p. e l'art. 99999 c.p.", [S("52", "cp", V), S("99999", "cp", NF)]),
+    ("cp-10000-nf", "La pena è quella dell'art. 10000 c.p.", [S("10000", "cp", NF)]),
+    ("cp-enum-99999-nf", "Si contestano gli artt. 52 e 99999 c.p.", [S("52", "cp", V), S("99999", "cp", NF)]),
+    ("cp-9-digits-nf", "Si veda l'art. 123456789 c.p.", [S("123456789", "cp", NF)]),
+    ("cc-12345", "Si veda l'art. 12345 c.c.", [S("12345", "cc", NC)]),
+    ("l296-comma-1364", "Si veda l'art. 1, comma 1364, della l. 296/2006.", [S("1", "legge 296/2006", V, comma="1364")]),
+    ("l296-comma-1400-nf", "Si veda l'art. 1, comma 1400, della l. 296/2006.", [S("1", "legge 296/2006", NF, comma="1400")]),
+    ("l296-comma-99999-nf", "Il comma 99999 dell'art. 1 della l. 296/2006.", [S("1", "legge 296/2006", NF, comma="99999")]),
+    ("cp-61-n-12345-nf", "Si contesta l'art. 61 n. 12345 c.p.", [S("61", "cp", NF, numero="12345")]),
+    ("long-postal-code", "Ai sensi degli artt. 3 e 4, 20121 Milano, via Roma 1.", [S("3", None, AU), S("4", None, AU)]),
+    ("long-protocol", "Si applica l'art. 3 l. 241/1990, prot. n. 1234567 del 12 maggio 2020.", [S("3", "legge 241/1990", V)]),
+    ("long-amount", "Ai sensi dell'art. 3 e 10000 euro di sanzione, art. 5 l. 241/1990.",
+     [S("3", None, AU), S("5", "legge 241/1990", V)]),
 ]

@@ -109,8 +109,15 @@ _LATIN = [
 ]
 _LATIN_RE = "(?:" + "|".join(sorted((s.replace(" ", r"[\s-]") for s in _LATIN), key=len, reverse=True)) + ")"
 
-# An article / comma number with an optional suffix: 21-septies, 416 bis, 25-bis.1
-_NUMSUF = rf"\d{{1,4}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])(?:\.\d{{1,2}}(?!\d))?)?(?![\d])"
+# An article / comma number with an optional suffix: 21-septies, 416 bis, 25-bis.1.
+# Up to 9 digits: no act has more than a few thousand articles or commi (l. 296/2006 art. 1 has
+# 1,364 commi), but a made-up "art. 99999 c.p." must be extracted, and then found missing, rather
+# than skipped as if the text did not cite it. A longer run is not an article number (an id, a
+# phone number): it is left alone. Long numbers that are something else after an enumeration
+# ("artt. 3 e 4, 20121 Milano") are dropped in `parse_articles` when no act follows.
+MAX_ARTICLE_DIGITS = 9
+LONG_NUMBER_DIGITS = 5  # from here a number in an enumeration needs an act next to it
+_NUMSUF = rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])(?:\.\d{{1,2}}(?!\d))?)?(?![\d])"
 _ORD = {
     "primo": "1", "secondo": "2", "terzo": "3", "quarto": "4", "quinto": "5", "sesto": "6",
     "settimo": "7", "ottavo": "8", "nono": "9", "decimo": "10", "undicesimo": "11",
@@ -254,8 +261,8 @@ _LETT = re.compile(
 # "n. 7" / "n. 7)" / "nn. 1 e 4" after an article, comma or lettera: the numero (never "n. 241/1990",
 # "n. 231 del 2001", which are an act's coordinates)
 _NUMERO = re.compile(
-    rf"{_S},?{_S}(?:nn?\.|num\.|numeri|numero)\s{{0,3}}(?P<n>\d{{1,3}}(?:[-\s]?(?i:{_LATIN_RE})(?![a-zà-ù]))?)(?P<par>[)°º])?"
-    rf"(?P<more>(?:\s{{0,3}}(?:,|e|ed)\s{{0,3}}\d{{1,3}}[)°º]?(?![\d/])){{0,10}})(?![\d/])"
+    rf"{_S},?{_S}(?:nn?\.|num\.|numeri|numero)\s{{0,3}}(?P<n>\d{{1,{MAX_ARTICLE_DIGITS}}}(?:[-\s]?(?i:{_LATIN_RE})(?![a-zà-ù]))?)(?P<par>[)°º])?"
+    rf"(?P<more>(?:\s{{0,3}}(?:,|e|ed)\s{{0,3}}\d{{1,{MAX_ARTICLE_DIGITS}}}[)°º]?(?![\d/])){{0,10}})(?![\d/])"
     rf"(?!\s{{0,3}},?\s{{0,3}}del(?:l['’]|\s{{1,3}})\d)",
     re.I,
 )
@@ -271,7 +278,7 @@ _DESC_REJECT = re.compile(r"\s*(?:art|artt|cfr|v\.|vedi|conv|in\s+g\.u|g\.u\.|ec
 # prefixes before an article: "secondo comma dell'art.", "comma 2 dell'articolo", "lett. a) del comma 1 dell'art."
 _PREFIX = re.compile(
     rf"(?:(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl>[a-z]{{1,2}})\)?{_S},?\s{{0,3}}(?:del(?:l['’])?{_S})?)?"
-    rf"(?:(?:il{_S}|al{_S}|del{_S}|nel{_S}|dal{_S})?(?:(?P<po>{_ORD_RE})\s{{1,3}}comma|comma\s{{1,3}}(?P<pn>{_NUMSUF}))|(?:ai|nei|dei)?{_S}commi\s{{1,3}}(?P<pc>\d{{1,3}}(?:\s{{0,3}}(?:,|e)\s{{0,3}}\d{{1,3}}){{0,10}}))"
+    rf"(?:(?:il{_S}|al{_S}|del{_S}|nel{_S}|dal{_S})?(?:(?P<po>{_ORD_RE})\s{{1,3}}comma|comma\s{{1,3}}(?P<pn>{_NUMSUF}))|(?:ai|nei|dei)?{_S}commi\s{{1,3}}(?P<pc>\d{{1,{MAX_ARTICLE_DIGITS}}}(?:\s{{0,3}}(?:,|e)\s{{0,3}}\d{{1,{MAX_ARTICLE_DIGITS}}}){{0,10}}))"
     rf"{_S},?{_S}(?:dell['’]|dell'|del|all['’]|nell['’]|di\s+cui\s+all['’]){_S}$",
     re.I,
 )
@@ -453,6 +460,12 @@ def _norm_key(s: str) -> str:
     if suf:
         return f"{num}-{re.sub(r'[ -]+', '-', suf.strip())}{dot}"
     return num + dot
+
+
+def _is_long(key: str) -> bool:
+    """An article key whose number has LONG_NUMBER_DIGITS digits or more ('20121', '99999-bis')."""
+    n = len(key) - len(key.lstrip("0123456789"))
+    return n >= LONG_NUMBER_DIGITS
 
 
 def _roman(s: str) -> str:
@@ -684,7 +697,7 @@ class _Scanner:
                 continue
             m = _NUMERO.match(text, pos)
             if m and "numero" not in spec:
-                nums = [_norm_key(m.group("n"))] + re.findall(r"\d{1,3}", m.group("more") or "")
+                nums = [_norm_key(m.group("n"))] + re.findall(r"\d+", m.group("more") or "")
                 spec["numero"] = ",".join(nums)
                 pos = m.end()
                 continue
@@ -696,12 +709,14 @@ class _Scanner:
         return spec, pos
 
     def _parse_group(self, start: int, head_end: int, first_key: str, plural: bool):
-        """Article items sharing one act: '575, 576 e 577 c.p.'. Returns (items, range, ss, end)."""
+        """Article items sharing one act: '575, 576 e 577 c.p.'. Returns (items, range, ss, end, ends),
+        `ends[i]` being where item i (with its commi, lettere, numeri) ends."""
         text = self.text
         items: list[tuple[str, dict]] = []
         key = first_key
         spec, pos = self._parse_item_specs(head_end)
         items.append((key, spec))
+        ends = [pos]
         rng = None
         while True:
             r = _RANGE.match(text, pos)
@@ -711,6 +726,7 @@ class _Scanner:
                     rng = f"{key}-{to}"
                     items.append((to, {}))
                     pos = r.end()
+                    ends.append(pos)
                     break
             s = (_SEQ_SEP if plural else _AND_SEP).match(text, pos)
             if not s or (not plural and s.end() == s.start()):
@@ -721,10 +737,11 @@ class _Scanner:
             key = _norm_key(n.group("num"))
             spec, pos = self._parse_item_specs(n.end())
             items.append((key, spec))
+            ends.append(pos)
         ss = _SS.match(text, pos)
         if ss:
             pos = ss.end()
-        return items, rng, bool(ss), pos
+        return items, rng, bool(ss), pos, ends
 
     def parse_articles(self, start: int) -> int:
         text = self.text
@@ -737,9 +754,19 @@ class _Scanner:
         first = True
         head_end, first_key = m.end(), _norm_key(m.group("num"))
         while True:
-            items, rng, and_following, art_end = self._parse_group(group_start, head_end, first_key, plural)
+            items, rng, and_following, art_end, ends = self._parse_group(group_start, head_end, first_key, plural)
             keys = [k for k, _ in items]
             act, pos2, via_br, unresolved = self._parse_act_spec(art_end, keys)
+            if act is None and not via_br and _is_long(items[-1][0]) and len(items) > 1:
+                # "artt. 3 e 4, 20121 Milano": a long number after the first, with no act after it,
+                # is a postal code, an amount, a protocol number -- not an article
+                while len(items) > 1 and _is_long(items[-1][0]):
+                    items.pop()
+                    ends.pop()
+                art_end = ends[-1]
+                rng = rng if len(items) > 1 else None
+                and_following = False
+                keys = [k for k, _ in items]
             end = art_end
             if act is not None or via_br:
                 end = pos2
@@ -750,6 +777,8 @@ class _Scanner:
                 if len(items) == 1 and not items[0][1]:
                     # trailing specs after the act: "art. 62-bis c.p., comma 1"
                     spec, e2 = self._parse_item_specs(end)
+                    if _is_long(spec.get("numero") or ""):
+                        spec = {}  # "d.m. 12 maggio 2020, n. 123456": the act's (or a protocol) number
                     if spec:
                         items[0] = (items[0][0], spec)
                         end = e2
@@ -790,7 +819,7 @@ class _Scanner:
             if not n:
                 return end
             # only continue if this next group names its own act
-            probe_items, _, _, probe_end = self._parse_group(s.end(), n.end(), _norm_key(n.group("num")), plural)
+            probe_items, _, _, probe_end, _ = self._parse_group(s.end(), n.end(), _norm_key(n.group("num")), plural)
             c = _CONNECT.match(text, probe_end)
             q = c.end() if c else probe_end
             if not (_parse_code(text, q) or _parse_act(text, q) or _parse_code(text, probe_end) or _parse_act(text, probe_end)):

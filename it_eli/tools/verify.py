@@ -8,10 +8,12 @@ to ask what is covered, since when, and where to look for the rest.
 from __future__ import annotations
 
 import asyncio
+import json
 
 import msgspec
 
-from ..errors import IndexMissing, ItEliError
+from ..budget import ENVELOPE_CHARS
+from ..errors import IndexMissing, InvalidArg, ItEliError
 from ..statutes import DATASET_NOTE, StatuteStore
 from ..verify import (
     CEDU_FALLBACK,
@@ -20,8 +22,8 @@ from ..verify import (
     MAX_INPUT_CHARS,
     MAX_LIVE_LOOKUPS,
     REGIONAL_FALLBACK,
-    VerifyResult,
-    verify_text,
+    VerifyAnswer,
+    verify_answer,
 )
 from .registry import tool
 
@@ -30,10 +32,11 @@ class VerifyParams(msgspec.Struct, kw_only=True):
     text: str
     at_date: str | None = None
     offline: bool = False
+    offset: int = 0  # first distinct citation of the page (an answer's next_offset)
 
 
-class NoParams(msgspec.Struct, kw_only=True):
-    pass
+class CoverageParams(msgspec.Struct, kw_only=True):
+    offset: int = 0  # first act of statutes.acts_list (an answer's next_offset)
 
 
 class CachedVersion(msgspec.Struct, kw_only=True):
@@ -47,15 +50,18 @@ class CachedAct(msgspec.Struct, kw_only=True):
     urn: str
     title: str | None
     versions: list[CachedVersion]
+    versions_total: int | None = None  # set when `versions` (newest first) had to be cut to fit the answer
 
 
 class StatuteCoverage(msgspec.Struct, kw_only=True):
-    acts: int
+    acts: int  # every act in the index (acts_list is one page of them)
     articles_newest_versions: int
     acts_list: list[CachedAct]
     freshness_days: float
     first_capture: str | None
     last_capture: str | None
+    offset: int = 0  # index of acts_list's first act
+    next_offset: int | None = None  # pass it back as `offset` for the next acts
 
 
 class DecisionCoverage(msgspec.Struct, kw_only=True):
@@ -64,7 +70,8 @@ class DecisionCoverage(msgspec.Struct, kw_only=True):
     decisions: int = 0
     year_range: list[int] | None = None
     by_type: dict[str, int] = msgspec.field(default_factory=dict)
-    sources: list[str] = msgspec.field(default_factory=list)
+    sources: list[str] = msgspec.field(default_factory=list)  # the first MAX_SOURCES files the index was built from
+    sources_total: int = 0
     complete_download: bool = False  # built from the Court's full open data: absences are authoritative
 
 
@@ -90,10 +97,16 @@ class CoverageResult(msgspec.Struct, kw_only=True):
     not_covered: list[CoverageGap]
     verify_limits: dict[str, int]
     dataset_note: str = DATASET_NOTE
+    truncated: bool = False  # statutes.acts_list holds only part of the acts: see statutes.next_offset
+    notes: list[str] = msgspec.field(default_factory=list)
 
 
-@tool("it_verify_citations", VerifyParams, VerifyResult, open_world=True)
-async def it_verify_citations(app, text, at_date=None, offline=False):
+MAX_SOURCES = 20
+MAX_TITLE_CHARS = 300  # an act's full title is given by it_get_act
+
+
+@tool("it_verify_citations", VerifyParams, VerifyAnswer, open_world=True)
+async def it_verify_citations(app, text, at_date=None, offline=False, offset=0):
     """Check every legal citation in a text (at most 1,000,000 characters): statute articles with
     their commi, lettere and numeri (local index, then Normattiva with the act-identity check),
     Constitutional Court decisions (local index), Cassazione and administrative decisions (live);
@@ -101,9 +114,12 @@ async def it_verify_citations(app, text, at_date=None, offline=False):
     verified, not_found (with range hint and nearest existing articles), repealed, content_mismatch
     (its description fits another article), content_unconfirmed (fits none: review), or a typed gap
     with a fallback. status: VERIFIED | VERIFIED_WITH_GAPS (a pass) | NEEDS_REVIEW | NOTHING_VERIFIED |
-    NO_CITATIONS_FOUND (not a pass) | HALLUCINATION_DETECTED (isError). at_date (YYYY-MM-DD) checks
-    the law in force on that date; offline=true uses only local indexes."""
-    return await verify_text(app, text, at_date=at_date, offline=offline)
+    NO_CITATIONS_FOUND (not a pass) | HALLUCINATION_DETECTED (isError). status, summary and gaps
+    always cover the whole text; identical citations are listed once with their occurrences and
+    first positions, worst first (not_found first); when they do not all fit, pass next_offset back
+    as offset (same text) for the rest. at_date (YYYY-MM-DD) checks the law in force on that date;
+    offline=true uses only local indexes."""
+    return await verify_answer(app, text, at_date=at_date, offline=offline, offset=offset)
 
 
 def _statute_coverage(store: StatuteStore) -> StatuteCoverage:
@@ -116,7 +132,10 @@ def _statute_coverage(store: StatuteStore) -> StatuteCoverage:
             continue  # only single articles fetched through the API
         newest_articles += versions[0].article_count
         captures.extend(v.fetched_at for v in versions)
-        acts.append(CachedAct(urn=urn, title=versions[0].title, versions=[
+        title = versions[0].title
+        if title and len(title) > MAX_TITLE_CHARS:
+            title = title[: MAX_TITLE_CHARS - 1] + "…"
+        acts.append(CachedAct(urn=urn, title=title, versions=[
             CachedVersion(version=v.version, article_count=v.article_count, fetched_at=v.fetched_at,
                           fresh=store.is_fresh(v.fetched_at)) for v in versions
         ]))
@@ -137,16 +156,19 @@ def _decision_coverage(app) -> DecisionCoverage:
     sources = [str(s) for s in (stats.sources or [])]
     return DecisionCoverage(
         built=True, built_at=stats.built_at, decisions=stats.total, year_range=stats.year_range,
-        by_type=dict(stats.by_type), sources=sources,
+        by_type=dict(stats.by_type), sources=sources[:MAX_SOURCES], sources_total=len(sources),
         complete_download=bool(sources) and all(s.startswith(home_dl) for s in sources),
     )
 
 
-@tool("it_coverage", NoParams, CoverageResult)
-async def it_coverage(app):
+@tool("it_coverage", CoverageParams, CoverageResult)
+async def it_coverage(app, offset=0):
     """What it_eli can check and since when: statute acts in the local index (versions, capture
     dates, freshness), the Constitutional Court index (build date, years, count, sources), the
-    live sources and their limits, and what is not covered, each with a fallback."""
+    live sources and their limits, and what is not covered, each with a fallback. The acts come a
+    page at a time when they do not all fit: pass statutes.next_offset back as offset."""
+    if offset < 0:
+        raise InvalidArg(f"offset={offset}", valid="an offset from 0 (use statutes.next_offset)")
     s = app.settings
     try:
         statutes = await asyncio.to_thread(_statute_coverage, app.statutes)
@@ -201,7 +223,60 @@ async def it_coverage(app):
                     why="another numbering may be meant; reported lettera_not_checkable",
                     fallback="read the article text (it_get_text)"),
     ]
-    return CoverageResult(
+    result = CoverageResult(
         statutes=statutes, constitutional_court=cost, live_sources=live, not_covered=gaps,
         verify_limits={"max_input_chars": MAX_INPUT_CHARS, "max_live_lookups_per_call": MAX_LIVE_LOOKUPS},
     )
+    return _coverage_page(result, offset, s.max_answer_chars)
+
+
+def _json_len(obj) -> int:
+    return len(json.dumps(msgspec.to_builtins(obj), ensure_ascii=False))
+
+
+def _coverage_page(result: CoverageResult, offset: int, max_chars: int) -> CoverageResult:
+    """Everything but the list of acts is small and fixed; the acts (one per imported or fetched
+    act: unbounded) come from `offset`, as many as fit in `max_chars`."""
+    acts = result.statutes.acts_list
+    total = len(acts)
+    if offset > total:
+        raise InvalidArg(f"offset={offset}: the index holds {total} acts", valid=f"an offset from 0 to {total} (use statutes.next_offset)")
+    result.statutes.acts_list, result.statutes.offset, result.statutes.next_offset = [], offset, total
+    widest = _acts_note(total, total, total, total)
+    result.notes = [widest]
+    room = min(max_chars, max_chars + ENVELOPE_CHARS - _json_len(result))
+    page: list[CachedAct] = []
+    used = 0
+    for act in acts[offset:]:
+        cost = _json_len(act) + 2
+        if used + cost > room:
+            if page:
+                break
+            act, cost = _cut_versions(act, max(room, 0))  # one act per page at least: paging advances
+        page.append(act)
+        used += cost
+    nxt = offset + len(page)
+    result.statutes.acts_list = page
+    result.notes = []
+    if nxt < total:
+        result.statutes.next_offset, result.truncated = nxt, True
+        result.notes.append(_acts_note(len(page), total, offset, nxt))
+    else:
+        result.statutes.next_offset = None
+    return result
+
+
+def _acts_note(shown: int, total: int, offset: int, nxt: int) -> str:
+    return f"statutes.acts_list holds acts {offset + 1}-{offset + shown} of {total}; call again with offset={nxt} for the rest"
+
+
+def _cut_versions(act: CachedAct, room: int) -> tuple[CachedAct, int]:
+    """An act with more versions than the budget holds: its newest versions, and how many it has."""
+    keep = list(act.versions)
+    cut = msgspec.structs.replace(act, versions=keep, versions_total=len(act.versions))
+    while len(keep) > 1 and _json_len(cut) + 2 > room:
+        keep = keep[: max(1, len(keep) // 2)]
+        cut = msgspec.structs.replace(act, versions=keep, versions_total=len(act.versions))
+    if len(keep) == len(act.versions):
+        cut = act
+    return cut, _json_len(cut) + 2
