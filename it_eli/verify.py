@@ -579,15 +579,13 @@ def _parse_ts(ts: str) -> dt.datetime:
 
 
 def _ga_number(hit) -> str | None:
-    """The decision number of a GA hit: the portal prints it with the year in front
-    ('202611314' = n. 11314/2026; ECLI:IT:TARLAZ:2026:11314SENT)."""
+    """The decision number of a GA hit. The GA client already splits the portal's number (printed
+    with the year in front: '202611314' = n. 11314/2026) into `number` and `year`; cutting a year
+    off `number` again would turn n. 20261/2026 into n. 1."""
     m = re.match(r"ECLI:IT:[A-Z]+:\d{4}:0*(\d+)", hit.ecli or "")
     if m:
         return m.group(1)
-    num = (hit.number or "").strip()
-    if hit.year and num.startswith(str(hit.year)) and len(num) > 4:
-        num = num[4:]
-    return num.lstrip("0") or None
+    return (hit.number or "").strip().lstrip("0") or None
 
 
 def _eff_date(v: ActVersion) -> str:
