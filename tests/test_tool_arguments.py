@@ -54,3 +54,10 @@ async def test_a_value_outside_a_fixed_set_lists_the_set(make_settings):
         await app.close()
     assert is_error and out["code"] == "invalid_arg"
     assert "'text'" in out["valid"] and "'akn_xml'" in out["valid"]
+
+
+@pytest.mark.parametrize("name", sorted(TOOLS))
+def test_every_argument_is_described_for_the_model(name):
+    """An assistant reads the input schema: every argument says what it is."""
+    props = input_schema(TOOLS[name]).get("properties", {})
+    assert all(p.get("description") for p in props.values()), [k for k, p in props.items() if not p.get("description")]

@@ -10,7 +10,10 @@ from __future__ import annotations
 import asyncio
 import json
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
 
 from ..budget import ENVELOPE_CHARS
 from ..errors import IndexMissing, InvalidArg, ItEliError
@@ -29,14 +32,14 @@ from .registry import tool
 
 
 class VerifyParams(msgspec.Struct, kw_only=True):
-    text: str
-    at_date: str | None = None
-    offline: bool = False
-    offset: int = 0  # first distinct citation of the page (an answer's next_offset)
+    text: Annotated[str, Meta(description="The text whose citations to check (a brief, an opinion, an AI draft), up to 1,000,000 characters.")]
+    at_date: Annotated[str | None, Meta(description="YYYY-MM-DD: check the statutes as in force on that day (default today).")] = None
+    offline: Annotated[bool, Meta(description="Use only the local indexes: what they cannot settle becomes a gap.")] = False
+    offset: Annotated[int, Meta(description="First distinct citation of this page: pass next_offset back.")] = 0
 
 
 class CoverageParams(msgspec.Struct, kw_only=True):
-    offset: int = 0  # first act of statutes.acts_list (an answer's next_offset)
+    offset: Annotated[int, Meta(description="First act of this page: pass next_offset back.")] = 0
 
 
 class CachedVersion(msgspec.Struct, kw_only=True):
