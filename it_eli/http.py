@@ -278,11 +278,19 @@ class HttpClient:
                 ) as r:
                     if r.status in (301, 302, 303, 307, 308) and "Location" in r.headers:
                         nxt = urljoin(str(r.url), r.headers["Location"])
-                        check_url_allowed(nxt, self.allowed_hosts)
+                        # where the upstream sends us is the upstream's doing, not the caller's:
+                        # refused before it is followed, reported as a changed upstream
+                        try:
+                            check_url_allowed(nxt, self.allowed_hosts)
+                        except InvalidArg:
+                            raise UpstreamChanged(
+                                f"{url[:200]} redirected to {urlsplit(nxt).hostname!r}, outside the upstream allow-list",
+                                url=url[:200],
+                            ) from None
                         if same_host_redirects and host_key(nxt) != host_key(url):
-                            raise InvalidArg(
-                                f"{url[:200]} redirects to another host ({urlsplit(nxt).hostname})",
-                                valid="a URL on the same host that answers without leaving it",
+                            raise UpstreamChanged(
+                                f"{url[:200]} redirects to another host ({urlsplit(nxt).hostname}); not followed",
+                                url=url[:200],
                             )
                         if r.status == 303 or (r.status in (301, 302) and method == "POST"):
                             method, data, json = "GET", None, None

@@ -260,10 +260,15 @@ async def test_body_over_the_cap_is_upstream_changed(faulty, client_for):
 
 
 async def test_redirect_to_another_host_is_refused_before_contacting_it(faulty, other, client_for):
-    with pytest.raises(InvalidArg):
+    """Refused before it is followed, and reported as the upstream's doing (upstream_changed),
+    never as the caller's bad argument."""
+    with pytest.raises(UpstreamChanged):
         await client_for().request("GET", faulty.base + "/redirect?to=" + other.base + "/ok")
-    with pytest.raises(InvalidArg):
+    with pytest.raises(UpstreamChanged):
         await client_for().request("GET", faulty.base + "/redirect?to=file:///etc/passwd")
+    assert other.hits == {}
+    with pytest.raises(InvalidArg):  # a URL the caller hands in outside the allow-list stays invalid_arg
+        await client_for().request("GET", other.base + "/ok")
     assert other.hits == {}
 
 
@@ -448,7 +453,7 @@ async def test_a_url_handed_in_never_follows_a_redirect_to_another_configured_up
         async with TestServer(first_app) as first:
             settings = make_settings(ga_document_url=str(first.make_url("")), normattiva_url=str(second.make_url("")))
             async with HttpClient(settings) as client:
-                with pytest.raises(InvalidArg):
+                with pytest.raises(UpstreamChanged):  # the upstream's redirect, refused before it is followed
                     await client.request("GET", str(first.make_url("/visualizza/?a=1")), same_host_redirects=True)
                 # without the flag the layer follows redirects among configured upstreams only
                 resp = await client.request("GET", str(first.make_url("/visualizza/?a=2")))
