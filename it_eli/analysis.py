@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 
 import tantivy
@@ -67,6 +68,21 @@ CHAR_FILTERS = {"apostrophe_accent": apostrophe_accent}
 INFLECTION_WEIGHT = 0.7
 
 
+def mark_words(segments: Iterable[tuple[str, str]], tail: str) -> tuple[str, list[tuple[int, int]]]:
+    """`before**word**` for each (before, word) segment, then `tail`; plus the character ranges of
+    the marked words in the result (what a client highlights)."""
+    pieces: list[str] = []
+    marks: list[tuple[int, int]] = []
+    length = 0
+    for before, word in segments:
+        length += len(before)
+        marks.append((length + 2, length + 2 + len(word)))
+        pieces += [before, f"**{word}**"]
+        length += len(word) + 4
+    pieces.append(tail)
+    return "".join(pieces), marks
+
+
 def mark_snippet(original: str, snippet: tantivy.Snippet) -> tuple[str, list[tuple[int, int]]]:
     """A tantivy snippet made on char-filtered text, cut from the ORIGINAL text with `**word**`
     marks (newlines as spaces), plus the character ranges of the marked words in the result.
@@ -75,20 +91,14 @@ def mark_snippet(original: str, snippet: tantivy.Snippet) -> tuple[str, list[tup
     """
     fr = snippet.fragment_range()
     frag = original.encode("utf-8")[fr.start : fr.end]
-    pieces: list[str] = []
-    marks: list[tuple[int, int]] = []
-    cursor = length = 0
+    segments: list[tuple[str, str]] = []
+    cursor = 0
     for h in sorted(snippet.highlighted(), key=lambda r: r.start):
-        before = frag[cursor : h.start].decode("utf-8", "replace")
-        word = frag[h.start : h.end].decode("utf-8", "replace")
-        pieces.append(before)
-        length += len(before)
-        marks.append((length + 2, length + 2 + len(word)))
-        pieces.append(f"**{word}**")
-        length += len(word) + 4
+        segments.append((frag[cursor : h.start].decode("utf-8", "replace"), frag[h.start : h.end].decode("utf-8", "replace")))
         cursor = h.end
-    pieces.append(frag[cursor:].decode("utf-8", "replace"))
-    return "".join(pieces).replace("\n", " "), marks
+    text, marks = mark_words(segments, frag[cursor:].decode("utf-8", "replace"))
+    return text.replace("\n", " "), marks
+
 
 # Ranking ablation only ("elision_split" in `disable`): a tokenizer that keeps `dell'arte` as one
 # token, the way a plain word tokenizer treating the apostrophe as part of the word would.

@@ -191,6 +191,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def stdout_to_devnull() -> None:
+    """After a BrokenPipeError on stdout: Python flushes stdout again at exit, so point it at
+    /dev/null, or that flush fails with a second traceback."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .config import load_settings
@@ -205,13 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # the reader went away (`it-eli tool ... | head`): no traceback, and point stdout at
-        # /dev/null so the interpreter's final flush cannot fail again
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, sys.stdout.fileno())
-        finally:
-            os.close(devnull)
+        # the reader went away (`it-eli tool ... | head`): no traceback
+        stdout_to_devnull()
         return 1
 
 

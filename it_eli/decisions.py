@@ -20,16 +20,15 @@ from typing import Literal
 
 import msgspec
 import tantivy
-from unidecode import unidecode
 
 from . import __version__
-from .analysis import Analyzer, mark_snippet
+from .analysis import Analyzer, mark_snippet, mark_words
 from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
 from .errors import IndexMissing, InvalidArg, NotFound, QueryError
 from .indexdir import IndexDir
-from .query import MIN_PREFIX_CHARS, PREFIX_ENDINGS, QueryCompiler, parse_query, ranked_search
+from .query import QueryCompiler, parse_query, prefix_forms, ranked_search
 from .schema import create_index, load_index_def, open_index, write_meta
 
 log = logging.getLogger(__name__)
@@ -788,12 +787,8 @@ def _probe_stems(root, an: Analyzer) -> set[str]:
 
     def walk(node) -> None:
         if isinstance(node, Term) and node.prefix:
-            # `respons*`: the prefix as typed (folded) stands at the start of the words it found
-            stems.add(re.sub(r"[^0-9a-z]", "", unidecode(node.text).lower()))
-            for ending in PREFIX_ENDINGS:  # and the stems it was widened to (`respons` for `responsabilit*`)
-                stem = an._analyze_word(node.text + ending)
-                if stem and len(stem[0]) >= MIN_PREFIX_CHARS:
-                    stems.add(stem[0])
+            # `respons*`: the prefix as typed and the stems it was widened to start the words it found
+            stems.update(prefix_forms(node.text, an))
         elif isinstance(node, Term):
             for word in an._WORD.findall(an.prepare(node.text)):
                 for v in an.term_variants(word):
@@ -866,18 +861,13 @@ def _probe_snippet(text: str, probe: re.Pattern) -> tuple[str, list[Highlight]] 
         return None
     start, end = _around(text, first.start(), before=60, after=SNIPPET_CHARS - 60)
     piece = text[start:end].replace("\n", " ")
-    pieces: list[str] = []
-    marks: list[Highlight] = []
-    cursor = length = 0
+    segments: list[tuple[str, str]] = []
+    cursor = 0
     for m in re.finditer(probe.pattern + r"\w*", piece, re.I):
-        pieces.append(piece[cursor : m.start()])
-        length += m.start() - cursor
-        marks.append(Highlight(start=length + 2, end=length + 2 + len(m.group(0))))
-        pieces.append(f"**{m.group(0)}**")
-        length += len(m.group(0)) + 4
+        segments.append((piece[cursor : m.start()], m.group(0)))
         cursor = m.end()
-    pieces.append(piece[cursor:])
-    return "".join(pieces), marks
+    marked, marks = mark_words(segments, piece[cursor:])
+    return marked, [Highlight(start=a, end=b) for a, b in marks]
 
 
 def _best_snippet(

@@ -271,18 +271,23 @@ def _word_term(word: str, field: str | None, notes: list[str]) -> Term:
 PREFIX_ENDINGS = ("", "a", "e", "i", "o", "à", "è", "ì", "ò", "ù")
 
 
-def prefix_pattern(prefix: str, analyzer: Analyzer) -> str:
-    """The regex over index terms for `prefix*`. Terms are stems, often shorter than the words
-    they stand for (`responsabilità` -> `respons`), so besides every term starting with the
-    prefix, the stems of the prefix completed by a final vowel match too: `responsabilit*` finds
-    `respons`, `fau*` finds `faun`."""
-    p = re.sub(r"[^0-9a-z]", "", unidecode(prefix).lower())
-    alternatives = [re.escape(p) + ".*"]
+def prefix_forms(prefix: str, analyzer: Analyzer) -> list[str]:
+    """What `prefix*` stands for in the index: the prefix itself (folded), then the stems of the
+    prefix completed by a final vowel. Terms are stems, often shorter than the words they stand
+    for (`responsabilità` -> `respons`): `responsabilit*` must find `respons`, `fau*` finds `faun`."""
+    forms = [re.sub(r"[^0-9a-z]", "", unidecode(prefix).lower())]
     for ending in PREFIX_ENDINGS:
         stem = analyzer._analyze_word(prefix + ending)
         if stem and len(stem[0]) >= MIN_PREFIX_CHARS and stem[0].isalnum():
-            alternatives.append(re.escape(stem[0]))
-    return "|".join(dict.fromkeys(alternatives))
+            forms.append(stem[0])
+    return list(dict.fromkeys(forms))
+
+
+def prefix_pattern(prefix: str, analyzer: Analyzer) -> str:
+    """The regex over index terms for `prefix*`: any term starting with the prefix, or exactly one
+    of the stems it was widened to (`prefix_forms`)."""
+    p, *stems = prefix_forms(prefix, analyzer)
+    return "|".join(dict.fromkeys([re.escape(p) + ".*"] + [re.escape(s) for s in stems]))
 
 
 def _scoped(node: Node, field: str) -> Node:
@@ -409,17 +414,18 @@ class QueryCompiler:
         def raw(pos: int) -> str:
             return raw_words[pos] if pos < len(raw_words) else term.text
 
-        if term.prefix or term.fuzzy:
-            # the word as the index has it (stemmed, folded), then expanded over the term dictionary
-            stem = words[-1][1]
-            if term.prefix:
-                q = tantivy.Query.regex_query(self.schema, field, prefix_pattern(raw(words[-1][0]), analyzer))
-            else:
-                q = tantivy.Query.fuzzy_term_query(self.schema, field, stem, distance=term.fuzzy)
-            return tantivy.Query.boost_query(q, term.boost) if term.boost != 1.0 else q
-        if len(words) == 1:
+        if term.prefix:
+            # expanded over the term dictionary (stems, folded)
+            q = tantivy.Query.regex_query(self.schema, field, prefix_pattern(raw(words[-1][0]), analyzer))
+        elif term.fuzzy:
+            q = tantivy.Query.fuzzy_term_query(self.schema, field, words[-1][1], distance=term.fuzzy)
+        elif len(words) == 1:
             q = self._single_word(field, analyzer, raw(words[0][0]), words[0][1])
-            return tantivy.Query.boost_query(q, term.boost) if term.boost != 1.0 else q
+        else:
+            q = self._phrase(field, analyzer, term, words, raw)
+        return tantivy.Query.boost_query(q, term.boost) if term.boost != 1.0 else q
+
+    def _phrase(self, field: str, analyzer: Analyzer, term: Term, words, raw) -> tantivy.Query:
         # a phrase: each word as written and in its accent variant (`"responsabilita dello Stato"`
         # finds "responsabilità dello Stato"); inflections are not tried, a phrase is literal
         base = words[0][0]
@@ -432,8 +438,7 @@ class QueryCompiler:
                 phrases = [[(p - base, t) for p, t in words]]
                 break
         qs = [tantivy.Query.phrase_query(self.schema, field, ph, term.slop) for ph in phrases]
-        q = qs[0] if len(qs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in qs])
-        return tantivy.Query.boost_query(q, term.boost) if term.boost != 1.0 else q
+        return qs[0] if len(qs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in qs])
 
     def _single_word(self, field: str, analyzer: Analyzer, raw_word: str, token: str) -> tantivy.Query:
         variants = analyzer.weighted_variants(raw_word) or [(token, 1.0)]

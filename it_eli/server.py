@@ -11,6 +11,7 @@ import logging
 import sys
 
 import anyio
+import msgspec
 import mcp_types as types
 from mcp.server import Server
 from mcp.shared.exceptions import MCPError
@@ -19,9 +20,10 @@ from mcp.shared.message import SessionMessage
 from . import __version__
 from .app import App
 from .tools import load_all
-from .tools.registry import TOOLS, call, input_schema, output_schema
+from .tools.registry import TOOLS, ToolError, call, input_schema, output_schema
 
 log = logging.getLogger(__name__)
+_ERROR_FIELDS = {f.encode_name for f in msgspec.structs.fields(ToolError)}  # a typed error body
 
 INSTRUCTIONS = (
     "it_eli: Italian law. Statutes from Normattiva (URN:NIR/ELI, text in force on a date), "
@@ -59,7 +61,7 @@ def build_server(app: App) -> Server:
         # goes as text only: clients validate structuredContent against the outputSchema even when
         # isError is set. A result that is an error in substance (a hallucination found by
         # it_verify_citations) keeps its structured body, which conforms.
-        typed_error = is_error and set(payload) <= {"code", "message", "valid", "details"}
+        typed_error = is_error and set(payload) <= _ERROR_FIELDS
         return types.CallToolResult(
             content=[types.TextContent(text=text)],
             structured_content=None if typed_error else payload,

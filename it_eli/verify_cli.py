@@ -16,7 +16,6 @@ the command then exits quietly with its verdict's code.
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 
 import msgspec
@@ -124,9 +123,6 @@ def _write(out: str) -> None:
         sys.stdout.write(out)
         sys.stdout.flush()
     except BrokenPipeError:
-        # Python flushes stdout again at exit: point it at /dev/null so that flush cannot fail
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, sys.stdout.fileno())
-        finally:
-            os.close(devnull)
+        from .cli import stdout_to_devnull
+
+        stdout_to_devnull()
