@@ -21,7 +21,7 @@ import msgspec
 
 from .errors import InvalidArg, UpstreamChanged
 from .http import RETRY_LATER, HttpClient
-from .sentenzeweb import HL_CLOSE, HL_OPEN, _key, encoded_size, upstream_request
+from .sentenzeweb import HL_CLOSE, HL_OPEN, _key, encoded_size
 
 SEARCH_PATH = "/web/guest/dcsnprr"
 PORTLET_ID = "decisioni_pareri_web_DecisioniPareriWebPortlet_INSTANCE_XKc17mrB8J10"
@@ -825,13 +825,12 @@ def decision_identity(url: str, metadata: GaMetadata, hit: GaHit | None = None) 
 
 async def open_session(client: HttpClient, ga_url: str) -> str:
     """GET the search page: the session cookie lands in the client's jar; returns p_auth."""
-    resp = await upstream_request(client, "GET", ga_url + SEARCH_PATH, not_found_statuses=(), what="GA search page")
+    resp = await client.request("GET", ga_url + SEARCH_PATH, not_found_statuses=(), what="GA search page")
     return extract_p_auth(resp.body)
 
 
 async def post_search(client: HttpClient, ga_url: str, p_auth: str, form: dict[str, str]) -> bytes:
-    resp = await upstream_request(
-        client,
+    resp = await client.request(
         "POST",
         ga_url + SEARCH_PATH,
         params=action_params(p_auth),
@@ -847,8 +846,7 @@ async def fetch_document(client: HttpClient, url: str, document_base: str, ga_ur
     """GET a checked decision URL. The URL was checked before the request, so whatever goes wrong
     after it (a redirect off the decision host or path, an empty body) is the upstream's doing:
     `upstream_changed`, never `invalid_arg` nor `not_found` (only a 404/410 says "absent")."""
-    resp = await upstream_request(
-        client,
+    resp = await client.request(
         "GET",
         url,
         headers={"Referer": ga_url + SEARCH_PATH},

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import logging
+import re
 import ssl
 import time
 from collections.abc import Mapping
@@ -35,6 +36,13 @@ MIN_DOWNLOAD_RATE = 16 * 1024  # bytes/s a download must average once past http_
 
 
 RETRY_LATER = "retry later: the upstream could not be reached or failed (this says nothing about whether the thing asked for exists)"
+MOVED = RETRY_LATER + "; if it persists the upstream has moved: report it"
+_SSL_REPR = re.compile(r"ssl:<[^>]{0,200}>")
+
+
+def _exc_text(exc: BaseException) -> str:
+    """aiohttp's connection errors print `ssl:<ssl.SSLContext object at 0x…>`: say `ssl` instead."""
+    return _SSL_REPR.sub("ssl", str(exc))
 
 
 def _retry_in(seconds: float | None) -> str:
@@ -284,13 +292,13 @@ class HttpClient:
                             check_url_allowed(nxt, self.allowed_hosts)
                         except InvalidArg:
                             raise UpstreamChanged(
-                                f"{url[:200]} redirected to {urlsplit(nxt).hostname!r}, outside the upstream allow-list",
-                                url=url[:200],
+                                f"{url[:200]}: redirected to {urlsplit(nxt).hostname!r}, outside the upstream "
+                                "allow-list; not followed", valid=MOVED, url=url[:200],
                             ) from None
                         if same_host_redirects and host_key(nxt) != host_key(url):
                             raise UpstreamChanged(
-                                f"{url[:200]} redirects to another host ({urlsplit(nxt).hostname}); not followed",
-                                url=url[:200],
+                                f"{url[:200]}: redirected to another host ({urlsplit(nxt).hostname}); not followed",
+                                valid=MOVED, url=url[:200],
                             )
                         if r.status == 303 or (r.status in (301, 302) and method == "POST"):
                             method, data, json = "GET", None, None
@@ -310,7 +318,7 @@ class HttpClient:
             except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError, asyncio.TimeoutError) as exc:
                 if isinstance(exc, asyncio.TimeoutError):
                     raise _Retryable(f"timed out after {client_timeout.total}s", None)
-                raise _Retryable(f"connection failed: {type(exc).__name__}: {exc}", None)
+                raise _Retryable(f"connection failed: {type(exc).__name__}: {_exc_text(exc)}", None)
         raise UpstreamChanged(f"too many redirects from {url}")
 
 
@@ -400,7 +408,7 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
     except (aiohttp.ClientError, asyncio.TimeoutError, _TooSlow) as exc:
         tmp.unlink(missing_ok=True)
         client._record_failure(st)
-        raise UpstreamUnavailable(f"{what or url}: {type(exc).__name__}: {exc}", valid=RETRY_LATER, url=url)
+        raise UpstreamUnavailable(f"{what or url}: {type(exc).__name__}: {_exc_text(exc)}", valid=RETRY_LATER, url=url)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

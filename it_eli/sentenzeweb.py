@@ -23,7 +23,7 @@ import msgspec
 
 from .budget import fit_end, json_cost
 from .errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
-from .http import RETRY_LATER, HttpClient, Response
+from .http import RETRY_LATER, HttpClient
 from .query import And, Node, Not, Or, Term, parse_query
 
 SELECT_PATH = "/isapi/hc.dll/sn.solr/sn-collection/select"
@@ -733,36 +733,9 @@ def parse_decision(
 
 # ---------------------------------------------------------------- I/O
 
-_SSL_REPR = re.compile(r"ssl:<[^>]{0,200}>")
-
-
-def _clean(text: str) -> str:
-    """aiohttp's connection errors print `ssl:<ssl.SSLContext object at 0x…>`: say `ssl` instead."""
-    return _SSL_REPR.sub("ssl", text)
-
-
-async def upstream_request(client: HttpClient, method: str, url: str, *, what: str, **kwargs: Any) -> Response:
-    """`client.request` at the upstream boundary: a URL we built ourselves can only fail the
-    allow-list through the upstream's own doing (a redirect to a foreign host, or away from the
-    host when `same_host_redirects`), which is the upstream misbehaving: `upstream_changed`, not
-    the caller's `invalid_arg` (and so served stale from a cache where there is one)."""
-    try:
-        return await client.request(method, url, what=what, **kwargs)
-    except InvalidArg as exc:
-        raise UpstreamChanged(
-            f"{what}: the upstream redirected the request somewhere it_eli does not follow ({_clean(exc.message)[:200]})",
-            valid=RETRY_LATER + "; if it persists the upstream has moved: report it", url=url,
-        ) from None
-    except (UpstreamUnavailable, UpstreamChanged) as exc:
-        if "ssl:<" not in exc.message:
-            raise
-        raise type(exc)(_clean(exc.message), valid=exc.valid, **exc.details) from None
-
-
 async def fetch_select(client: HttpClient, sentenzeweb_url: str, params: list[tuple[str, str]]) -> tuple[bytes, str]:
     """One GET on the Solr select; returns (body, content type). Any non-200 is unavailable."""
-    resp = await upstream_request(
-        client,
+    resp = await client.request(
         "GET",
         sentenzeweb_url + SELECT_PATH,
         params=params,
