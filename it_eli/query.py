@@ -506,6 +506,8 @@ def ranked_search(
     and_first_max_terms: int = AND_FIRST_MAX_TERMS,
     tie_breaker: float = TIE_BREAKER,
     proximity_fields: Mapping[str, float] | None = None,
+    bonus: tantivy.Query | None = None,
+    proximity_of: ParsedQuery | None = None,
 ) -> RankedSearch:
     """Search the way every it_eli index does (decisions, statutes).
 
@@ -524,7 +526,10 @@ def ranked_search(
     `tie_breaker` combines a word's per-field scores (0: the best field only); the proximity bonus
     is computed on `proximity_fields` (field -> boost; None: the default fields). An index with a
     catch-all field (IndexDef.catch_all) passes it among the default fields and as the proximity
-    field, with tie_breaker 0 (IndexDef.tie_breaker, IndexDef.proximity_boosts).
+    field, with tie_breaker 0 (IndexDef.tie_breaker, IndexDef.proximity_boosts). `bonus`: a
+    should-only query added to every search (the exact-form bonus of it_eli.query_assist);
+    `proximity_of`: the query whose adjacent words earn the proximity bonus, when `parsed` is a
+    rewrite of it (thesaurus alternatives).
     """
     def compile_(conjunction: bool) -> tuple[tantivy.Query, bool]:
         """The query, and whether some implicit AND was loosened into OR (else it is the AND)."""
@@ -539,7 +544,7 @@ def ranked_search(
         return q, qc.loosened
 
     prox_fields = default_fields if proximity_fields is None else proximity_fields
-    prox = proximity_query(parsed, schema, prox_fields, analyzers, weight=proximity) if proximity > 0 else None
+    prox = proximity_query(proximity_of or parsed, schema, prox_fields, analyzers, weight=proximity) if proximity > 0 else None
 
     def scored(q: tantivy.Query, exclude: tantivy.Query | None = None) -> tantivy.Query:
         clauses = [(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filters]
@@ -547,6 +552,8 @@ def ranked_search(
             clauses.append((tantivy.Occur.MustNot, exclude))
         if prox is not None:
             clauses.append((tantivy.Occur.Should, prox))
+        if bonus is not None:
+            clauses.append((tantivy.Occur.Should, bonus))
         return clauses[0][1] if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
 
     qc_and = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=True, tie_breaker=tie_breaker)

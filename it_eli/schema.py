@@ -52,6 +52,9 @@ class IndexDef(msgspec.Struct, frozen=True):
     # `rank_fields`: the fields plain words are matched and ranked on (None: every boosted text
     # field). The part fields still serve `field:word` scoping and the per-part snippets.
     rank_fields: list[str] | None = None
+    # `exact_field`: a folded, unstemmed copy of the parts, searched only for the exact-form bonus
+    # and as the vocabulary typos are corrected against (it_eli.query_assist).
+    exact_field: str | None = None
 
     @property
     def text_fields(self) -> list[FieldDef]:
