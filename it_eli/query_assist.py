@@ -82,12 +82,19 @@ def thesaurus() -> tuple[ThesaurusEntry, ...]:
 
 
 @functools.cache
-def question_frames() -> tuple[re.Pattern, ...]:
-    """index_schema/question_frames_it.txt, longest first, as word-bounded patterns over folded text."""
-    frames = sorted({fold(x.strip()) for x in _data_lines("question_frames_it.txt")}, key=lambda f: len(f.lstrip("^")),
-                    reverse=True)
-    return tuple(re.compile(("^\\s*" if f.startswith("^") else r"(?<![\w'])")
-                            + r"\s+".join(map(re.escape, f.lstrip("^").split())) + r"(?![\w'])") for f in frames)
+def question_frames() -> tuple[tuple[re.Pattern, str], ...]:
+    """index_schema/question_frames_it.txt, longest first: (word-bounded pattern over folded text,
+    the word that replaces the frame or '')."""
+    frames = {}
+    for line in _data_lines("question_frames_it.txt"):
+        frame, _, word = line.partition("=>")
+        frames[fold(frame.strip())] = word.strip()
+    out = []
+    for f in sorted(frames, key=lambda f: len(f.lstrip("^")), reverse=True):
+        pat = re.compile(("^\\s*" if f.startswith("^") else r"(?<![\w'])")
+                         + r"\s+".join(map(re.escape, f.lstrip("^").split())) + r"(?![\w'])")
+        out.append((pat, frames[f]))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- question frames
@@ -96,28 +103,36 @@ _OPERATOR = re.compile(r'["“”«»():]|\b(?:AND|OR|NOT)\b|(?:^|\s)[-+]\S|\*|~
 
 
 def strip_question(text: str) -> tuple[str, list[str]]:
-    """Drop the question frames of a plain-words query; (query, frames dropped). A query with
-    operators, phrases or fields is left as written; so is one that would be left empty."""
+    """Drop the question frames of a plain-words query (or put the code's word for the notion
+    they ask about in their place); (query, what was done, as 'frame' or 'frame → word'). A query
+    with operators, phrases or fields is left as written; so is one that would be left empty."""
     if _OPERATOR.search(text):
         return text, []
     folded = fold(text)
     if len(folded) != len(text):  # unidecode changed lengths (rare symbols): offsets unusable
         return text, []
     cut = [False] * len(text)
-    dropped: list[str] = []
-    for pat in question_frames():
+    found: list[tuple[int, int, str]] = []
+    for pat, word in question_frames():
         for m in pat.finditer(folded):
             if any(cut[m.start():m.end()]):
                 continue
             cut[m.start():m.end()] = [True] * (m.end() - m.start())
-            dropped.append(text[m.start():m.end()])
-    if not dropped:
+            found.append((m.start(), m.end(), word))
+    if not found:
         return text, []
-    rest = "".join(" " if c else ch for ch, c in zip(text, cut))
-    rest = re.sub(r"\s+", " ", rest.replace("?", " ")).strip(" ,;.!")
+    found.sort()
+    pieces, said, pos = [], [], 0
+    for start, end, word in found:
+        frame = text[start:end].strip()
+        pieces += [text[pos:start], f" {word} " if word else " "]
+        said.append(f"{frame} → {word}" if word else frame)
+        pos = end
+    pieces.append(text[pos:])
+    rest = re.sub(r"\s+", " ", "".join(pieces).replace("?", " ")).strip(" ,;.!")
     if not re.search(r"\w{2,}", rest):
         return text, []
-    return rest, dropped
+    return rest, said
 
 
 # ---------------------------------------------------------------- tree helpers
