@@ -195,8 +195,11 @@ def _keyed_thesaurus(an_name: str) -> dict[tuple[str, ...], list[ThesaurusEntry]
     out: dict[tuple[str, ...], list[ThesaurusEntry]] = {}
     for e in thesaurus():
         key = tuple(an.analyze(e.term))
-        if key:
-            out.setdefault(key, []).append(e)
+        # an expansion holding every word of the term ("custodia cautelare" -> "custodia cautelare in
+        # carcere") adds no alternative, only a bias towards its extra words: left out
+        exps = tuple(x for x in e.expansions if not set(key) <= set(an.analyze(x)))
+        if key and exps:
+            out.setdefault(key, []).append(msgspec.structs.replace(e, expansions=exps))
     return out
 
 
