@@ -385,7 +385,8 @@ class QueryCompiler:
         if fields is None:
             raise QueryError(
                 f"unknown field {term.field!r}",
-                valid="one of: " + ", ".join(sorted(self.aliases)) + " (or no field: search everywhere)",
+                valid="one of: " + ", ".join(sorted(a for a in self.aliases if not a.startswith("_")))
+                + " (or no field: search everywhere)",
             )
         return {f: self.default_fields.get(f, 1.0) or 1.0 for f in fields}
 

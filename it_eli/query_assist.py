@@ -27,6 +27,9 @@ from .query import And, Node, Not, Or, ParsedQuery, Term, parse_query
 
 EXPANSION_WEIGHT = 0.5  # an alternative's words against the typed word's (1.0); a TSV row may set its own
 EXACT_WEIGHT = 0.3  # the exact-form bonus, per word (benchmarks/RESULTS.md, ranking)
+# The field alias the thesaurus expansions are searched in: an index maps it to its rubrica and
+# catch-all fields (one clause per word and field, not one per part: expansions stay cheap).
+EXPANSION_ALIAS = "_espansione"
 MIN_TYPO_CHARS = 5  # shorter words are too ambiguous to correct
 TYPO_CUTOFF = 0.8  # difflib ratio a correction must reach
 
@@ -175,8 +178,10 @@ def correct_typos(parsed: ParsedQuery, searcher: tantivy.Searcher, vocab_field: 
 
 
 def _closest(word: str, searcher: tantivy.Searcher, field: str) -> str | None:
+    # candidates share the first two letters (typos there are rare) and differ in length by at
+    # most two; difflib's ratio then picks the closest
     cands = searcher.terms_with_prefix(field, word[:2])
-    by_term = {t: n for t, n in cands if abs(len(t) - len(word)) <= 2 and t.isalpha()}
+    by_term = {t: n for t, n in cands if abs(len(t) - len(word)) <= 2 and t.isalpha() and t != word}
     best = difflib.get_close_matches(word, list(by_term), n=5, cutoff=TYPO_CUTOFF)
     if not best:
         return None
@@ -204,23 +209,31 @@ def _keyed_thesaurus(an_name: str) -> dict[tuple[str, ...], list[ThesaurusEntry]
 
 
 @functools.cache
+def _thesaurus_by_first(an_name: str) -> dict[str, list[tuple[str, ...]]]:
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for key in _keyed_thesaurus(an_name):
+        out.setdefault(key[0], []).append(key)
+    return out
+
+
+@functools.cache
 def _analyzer(name: str) -> Analyzer:
     return Analyzer(name)
 
 
 def expand(parsed: ParsedQuery, an: Analyzer, searcher: tantivy.Searcher | None = None,
-           vocab_field: str | None = None) -> tuple[ParsedQuery, list[str]]:
+           vocab_field: str | None = None, field: str | None = None) -> tuple[ParsedQuery, list[str]]:
     """Give thesaurus terms found among the query's plain words their expansions as
     alternatives: (typed words) OR (every word of expansion 1, weighted) OR …
 
     A term matches a run of the query's content words (stopwords between them allowed) when each
     of its stems is among the word's stems or accent variants (`scippi` and `scippo`, `facoltà`
     and `facolta` are one term); the longest term wins. When the typed words match nothing in
-    the index (`vocab_field`), the expansions stand in for them at full weight."""
+    the index (`vocab_field`), the expansions stand in for them at full weight. `field`: the one
+    field (alias) the expansions are searched in (the catch-all: one clause per word, not one per
+    part), None for the default fields."""
     table = _keyed_thesaurus(an.name)
-    by_first: dict[str, list[tuple[str, ...]]] = {}
-    for key in table:
-        by_first.setdefault(key[0], []).append(key)
+    by_first = _thesaurus_by_first(an.name)
     children = _top_terms(parsed.root)
     content = []  # (index in children, the word's stem variants) for plain content words
     for i, t in enumerate(children):
@@ -268,7 +281,7 @@ def expand(parsed: ParsedQuery, an: Analyzer, searcher: tantivy.Searcher | None 
                 if exp in shown:
                     continue
                 weight = 1.0 if absent else e.weight
-                words = [Term(w, boost=weight) for w in exp.split() if an.analyze(w)]
+                words = [Term(w, field=field, boost=weight) for w in exp.split() if an.analyze(w)]
                 if words:
                     alts.append(words[0] if len(words) == 1 else And(words, explicit=True))
                     shown.append(exp)
@@ -322,5 +335,5 @@ def assisted_query(text: str, searcher: tantivy.Searcher, schema: tantivy.Schema
         bonus = exact_form_query(parsed, schema, exact_field, _analyzer("it_name"), an, exact_weight)
     typed = parsed
     if thesaurus_on:
-        parsed, assist.expanded = expand(parsed, an, searcher, vocab_field)
+        parsed, assist.expanded = expand(parsed, an, searcher, vocab_field, EXPANSION_ALIAS)
     return Assisted(parsed=parsed, typed=typed, bonus=bonus, assist=assist)

@@ -31,7 +31,7 @@ from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .query import ranked_search
-from .query_assist import assisted_query
+from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
 log = logging.getLogger(__name__)
@@ -636,6 +636,7 @@ class StatuteStore:
         parsed = assisted.parsed
         aliases = {"rubrica": ["heading"], "heading": ["heading"], "testo": ["text"], "text": ["text"], "titolo": ["act_title"],
                    "contesto": ["context"], "context": ["context"]}
+        aliases[EXPANSION_ALIAS] = expansion_fields(self.defn)
         analyzers = {"heading": self._an, "text": self._an, "act_title": self._an, "context": self._an}
         if self.defn.catch_all:
             analyzers[self.defn.catch_all] = self._an
@@ -784,6 +785,13 @@ def _committing(index: tantivy.Index, heap_size: int):
         raise
     finally:
         writes._writer = None
+
+
+def expansion_fields(defn) -> list[str]:
+    """Where thesaurus expansions are searched: the rubrica, the partition headings and the
+    catch-all, where the names of institutes stand (one clause per word and field, so an
+    expansion costs a third of the default fields; measured in benchmarks/RESULTS.md)."""
+    return [f for f in ("heading", "context") if defn.field(f)] + ([defn.catch_all] if defn.catch_all else ["text"])
 
 
 def add_searchable(doc: tantivy.Document, defn, parts: dict[str, str | None], an: Analyzer) -> None:

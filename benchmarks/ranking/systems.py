@@ -105,7 +105,7 @@ class ItEli(System):
             prox = {n: 1.0 for n in prox}
         self._state = {
             "index": index, "searcher": index.searcher(), "boosts": boosts, "id_field": id_field,
-            "analyzers": analyzers, "aliases": {n: [n] for n in text_fields},
+            "analyzers": analyzers, "aliases": {n: [n] for n in text_fields} | _expansion_alias(defn),
             "ranking": {"tie_breaker": defn.tie_breaker, "proximity_fields": prox},
             "assisted": col.kind == "statutes" and defn.exact_field is not None and self.strategy == "shipped",
             "defn": defn,
@@ -139,6 +139,14 @@ class ItEli(System):
             return []
         idf = st["id_field"]
         return [searcher.doc(addr)[idf][0] for _, addr in hits]
+
+
+def _expansion_alias(defn) -> dict:
+    """Where the thesaurus expansions are searched, as it_eli.statutes maps it."""
+    from it_eli.query_assist import EXPANSION_ALIAS
+    from it_eli.statutes import expansion_fields
+
+    return {EXPANSION_ALIAS: expansion_fields(defn)}
 
 
 def with_catch_all(defn):
