@@ -3,8 +3,9 @@
 Three rewrites of a parsed query, each reported to the user so a hit can be explained:
 - question frames ("cosa rischia", "quanto tempo ho per", "è possibile") are dropped before
   parsing: they make the sentence a question, they are not what the question is about;
-- a word that matches nothing in the index (a typo in a rare word) is replaced by the closest
-  word of the index vocabulary (the folded, unstemmed `exact` field);
+- a word that matches nothing in the index and is neither an Italian word (pyspellchecker's list)
+  nor a thesaurus term (a typo in a rare word) is replaced by the closest word of the index
+  vocabulary (the folded, unstemmed `exact` field);
 - words of the legal thesaurus (index_schema/thesaurus_it.tsv: colloquial, journalistic,
   English and abbreviated terms) get the code's own terms as alternatives, weighted below the
   words typed.
@@ -166,7 +167,8 @@ def correct_typos(parsed: ParsedQuery, searcher: tantivy.Searcher, vocab_field: 
     for t in children:
         if _plain(t) and t.text.isalpha() and len(t.text) >= MIN_TYPO_CHARS:
             variants = an.term_variants(t.text)
-            if variants and not any(searcher.doc_freq(vocab_field, v) for v in variants):
+            if (variants and not any(searcher.doc_freq(vocab_field, v) for v in variants)
+                    and not _known_word(t.text, an)):
                 fix = _closest(fold(t.text), searcher, exact_field)
                 if fix:
                     said.append(f"{t.text} → {fix}")
@@ -175,6 +177,23 @@ def correct_typos(parsed: ParsedQuery, searcher: tantivy.Searcher, vocab_field: 
     if not said:
         return parsed, []
     return msgspec.structs.replace(parsed, root=_with_children(parsed.root, out)), said
+
+
+def _known_word(word: str, an: Analyzer) -> bool:
+    """A word of Italian (pyspellchecker's Italian list) or a thesaurus term is what the person
+    meant, even when no article uses it (`soldi`, `ladro`, `bagno`): never "corrected" into the
+    nearest word of the index (`solidi`, `largo`, `bando`)."""
+    stems = set(an.term_variants(word, inflections=False))
+    if any(k == (s,) for s in stems for k in _thesaurus_by_first(an.name).get(s, ())):
+        return True
+    return fold(word) in _italian_words() or word.lower() in _italian_words()
+
+
+@functools.cache
+def _italian_words():
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="it", distance=1).word_frequency
 
 
 def _closest(word: str, searcher: tantivy.Searcher, field: str) -> str | None:

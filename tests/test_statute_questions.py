@@ -86,6 +86,14 @@ def test_a_typo_in_a_rare_word_is_corrected_and_said(store):
     assert right.corrected == []
 
 
+@pytest.mark.parametrize("word", ["bagno", "amico"])
+def test_a_real_word_the_codes_never_use_is_not_corrected(store, word):
+    # no article has it (so a correction would be tried) but it is Italian: the person meant it
+    assert store.search(word).total == 0
+    res = store.search(f"{word} furto")
+    assert res.corrected == []
+
+
 def test_a_word_with_no_near_neighbour_is_left_as_typed(store):
     res = store.search("zqxwvy furto")
     assert res.corrected == []
