@@ -367,6 +367,12 @@ def resolve_section(section: object, what: str = "section") -> tuple[str, str | 
     if m and m.group(1) in SECTION_NAMES:
         key, chamber = m.group(1), CHAMBER_NAMES[m.group(2)]
     found = SECTION_NAMES.get(key)
+    if found is None and re.fullmatch(r"(?:6|vi|sesta)(?:t|trib|tributaria|l|lav|lavoro|[1-5])", key):
+        raise InvalidArg(
+            f"{what} {str(section)[:60]!r} is a sub-section of the old sixth civil section (field ssz), "
+            "which SentenzeWeb offers no filter for",
+            valid="section=6 (each hit's citation names its sub-section, e.g. sez. VI-T); " + SECTION_VALID,
+        )
     if found is None:
         raise InvalidArg(f"unknown {what} {str(section)[:60]!r}", valid=SECTION_VALID)
     if chamber is not None and found[1] is not None and found[1] != chamber:

@@ -112,6 +112,19 @@ def test_section_codes_are_the_scripts_and_T_is_a_subsection(material):
     assert sw.section_label("snciv", "6", "5") == "VI-T" and sw.section_label("snciv", "6", "L") == "VI-L"
     with pytest.raises(sw.InvalidArg):
         sw.resolve_section("T")  # not a section: the tax sub-section of the sixth
+    for written in ("VI-T", "6-T", "sez. VI-L", "6-5"):  # how lawyers cite a sub-section: no such filter
+        with pytest.raises(sw.InvalidArg) as exc:
+            sw.resolve_section(written)
+        assert "section=6" in exc.value.valid
+
+
+def test_every_filter_value_sent_is_a_value_the_court_printed_or_labels(material):
+    """And back: what a filter sends is a facet value of the rendered pages or a key of the script."""
+    data, pages = material
+    printed = {f: {raw for p in pages for raw, _, _ in fe.facets(p)[f]} for f in ("kind", "tipoprov", "szdec")}
+    assert set(sw.DECISION_TYPES.values()) == printed["tipoprov"]
+    assert set(sw.KIND_OF_CHAMBER.values()) == printed["kind"]
+    assert printed["szdec"] <= set(sw.SECTION_CODES) == set(_script_table(fe.script(data), "szdec2l"))
 
 
 # ------------------------------------------------------------------ facets <-> filters
@@ -256,3 +269,12 @@ async def test_real_sentenzeweb_answers_each_filter(make_settings, args):
             assert hit.section == sw.resolve_section(args["section"])[0]
         assert hit.ecli and hit.ecli.startswith(f"ECLI:IT:CASS:{hit.year}:")
     assert res.facets.decision_type, "the facet request answered nothing"
+
+
+@pytest.mark.parametrize(("sort", "sent"), [(None, None), ("deposit_date", "pd desc,numdec desc"),
+                                            ("data udienza", "datdec desc,pd desc,numdec desc")])
+async def test_sort_reaches_the_search_request(live, upstream, sort, sent):
+    client, settings = live()
+    await tools.it_cassazione_search(client, settings, query="danno", sort=sort)
+    search = dict(upstream.params[0])
+    assert search.get("sort") == sent and "sort" not in dict(upstream.params[1])  # not on the facet request
