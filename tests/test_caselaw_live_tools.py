@@ -196,6 +196,7 @@ async def test_cassazione_search_with_highlighting(live, upstream):
     # the search, then the facet counts, as the court's front-end asks them (index.js)
     assert [u.split("?", 1)[1] for u in upstream.select_urls] == ["app.query=snciv", "app.facet"]
     assert all(r.method == "POST" for r in upstream.requests)
+    assert {r.headers["Content-Type"] for r in upstream.requests} == {"application/x-www-form-urlencoded; charset=UTF-8"}
     search, facet = dict(upstream.params[0]), upstream.params[1]
     q = '(ocr:"art. 2043 c.c." AND ocr:"danno") AND ((kind:"snciv" OR kind:"snpen")) AND kind:"snciv"'
     assert search["q"] == q == res.solr_query and res.filters == ['kind:"snciv"']

@@ -307,3 +307,19 @@ def test_region_wide_ecli_codes_do_not_exist(code, listed):
     with pytest.raises(InvalidArg) as exc:
         ga.resolve_sede(code)
     assert exc.value.valid == listed
+
+
+@pytest.mark.internet
+@pytest.mark.parametrize("sede", ga.SEDE_OPTIONS)
+async def test_real_portal_answers_each_sede_with_its_own_ecli_code(make_settings, sede):
+    """Run when the portal can be reached: each of the 31 options answers, and its hits' ECLI court
+    code is the one it_eli holds for that seat (the reported per-seat codes, checked live)."""
+    from it_eli.http import HttpClient
+    from it_eli.tools import caselaw_live
+
+    settings = make_settings(throttle_seconds="1.5", http_timeout="30")
+    async with HttpClient(settings) as client:
+        res = await caselaw_live.it_ga_search(client, settings, query="ricorso", sede=sede, tipo="sentenza")
+    assert res.total_upstream > 0 and res.hits
+    codes = {h.ecli.split(":")[2] for h in res.hits if h.ecli}
+    assert codes and all(ga.ECLI_COURTS.get(c) == sede for c in codes), codes
