@@ -47,7 +47,9 @@ SIC_ID_VALID = "kind+year+section+number+type, e.g. snciv2021521018O or snpen202
 HL_OPEN = "\u27e6"  # ⟦  highlight markers replacing Solr's <em>…</em>
 HL_CLOSE = "\u27e7"  # ⟧
 
-OBSCURING_MARK = "in fase di oscuramento"
+# While a decision is being anonymised its text says so; the court's script then refuses to open
+# the PDF (index.js `toTargetDoc` checks both phrases).
+OBSCURING_MARKS = ("in fase di oscuramento", "in fase di valutazione oscuramento")
 RATE_OVERFLOW_RETRY_SECONDS = 5
 
 Chamber = Literal["civile", "penale"]
@@ -652,17 +654,19 @@ def _filename(doc: SolrDoc) -> str | None:
     return filename or None
 
 
-def pdf_url(doc: SolrDoc, sentenzeweb_url: str) -> str | None:
-    """The court's PDF link, only when the record has a `filename` (as the front-end does):
-    `/xway/application/nif/clean/hc.dll?verbo=attach&db=<kind>&id=<filename, .pdf -> .clean.pdf>`."""
-    filename = _filename(doc)
-    m = SIC_ID_RE.fullmatch(doc.id)
-    if not filename or m is None:
-        return None
+def _pdf_link(kind: str, filename: str, sentenzeweb_url: str) -> str:
+    """The court's PDF address for a file name (index.js: `.pdf` -> `.clean.pdf` unless it has `.clean.`)."""
     if ".clean." not in filename:
         filename = filename.replace(".pdf", ".clean.pdf")
-    return (f"{public_base(sentenzeweb_url)}{PDF_PATH}?verbo=attach&db={quote(m.group(1), safe='')}"
+    return (f"{public_base(sentenzeweb_url)}{PDF_PATH}?verbo=attach&db={quote(kind, safe='')}"
             f"&id={quote(filename, safe='./@')}")
+
+
+def pdf_url(doc: SolrDoc, sentenzeweb_url: str) -> str | None:
+    """The court's PDF link, only when the record has a `filename` (as the front-end shows it)."""
+    filename = _filename(doc)
+    m = SIC_ID_RE.fullmatch(doc.id)
+    return _pdf_link(m.group(1), filename, sentenzeweb_url) if filename and m else None
 
 
 def public_base(sentenzeweb_url: str) -> str:
@@ -671,20 +675,18 @@ def public_base(sentenzeweb_url: str) -> str:
 
 
 def source_url(doc: SolrDoc, sentenzeweb_url: str) -> str:
-    """The decision's public PDF: from `filename`, or derived from the fields when absent."""
-    filename = _filename(doc)  # when absent or odd: derived from the fields instead
+    """The decision's public PDF: the court's link, or one derived from the fields when the record
+    has no `filename` (ssz assumed `0`), or last the Solr record itself."""
+    linked = pdf_url(doc, sentenzeweb_url)
+    if linked:
+        return linked
     m = SIC_ID_RE.fullmatch(doc.id)
-    kind = m.group(1) if m else "snciv"
-    if not filename and m:
-        dep = _first(doc.datdep) or _first(doc.pd)
-        if dep and re.fullmatch(r"\d{8}", dep):
-            ssz = doc.ssz if doc.ssz and re.fullmatch(r"[0-9A-Z]", doc.ssz) else "0"
-            filename = f"./{dep}/{kind}@s{m.group(3)}{ssz}@a{m.group(2)}@n{int(m.group(4)):05d}@t{m.group(5)}.pdf"
-    base = public_base(sentenzeweb_url)
-    if filename:
-        if filename.endswith(".pdf") and not filename.endswith(".clean.pdf"):
-            filename = filename[: -len(".pdf")] + ".clean.pdf"
-        return f"{base}{PDF_PATH}?verbo=attach&db={quote(kind, safe='')}&id={quote(filename, safe='./@')}"
+    dep = _first(doc.datdep) or _first(doc.pd)
+    if m and dep and re.fullmatch(r"\d{8}", dep):
+        ssz = doc.ssz if doc.ssz and re.fullmatch(r"[0-9A-Z]", doc.ssz) else "0"
+        kind = m.group(1)
+        derived = f"./{dep}/{kind}@s{m.group(3)}{ssz}@a{m.group(2)}@n{int(m.group(4)):05d}@t{m.group(5)}.pdf"
+        return _pdf_link(kind, derived, sentenzeweb_url)
     # Last resort: the Solr record itself (opens in a browser as JSON).
     return f"{sentenzeweb_url}{SELECT_PATH}?q={quote('id:' + solr_phrase(doc.id), safe='')}&wt=json"
 
@@ -827,9 +829,10 @@ def parse_decision(
     status: Literal["full", "obscuring_in_progress", "empty"] = "full"
     if not full:
         status = "empty"
-    elif OBSCURING_MARK in full.lower() and len(full) < 300:
+    elif any(mark in full.lower() for mark in OBSCURING_MARKS) and len(full) < 300:
         status = "obscuring_in_progress"
     note = None
+    pdf = hit.pdf_url if status != "obscuring_in_progress" else None  # as the court: no PDF yet
     if part == "dispositivo":
         paged, disp_out, truncated = dispositivo, None, False
     else:
@@ -856,7 +859,7 @@ def parse_decision(
         deposit_date=hit.deposit_date,
         materia=hit.materia,
         ecli=hit.ecli,
-        pdf_url=hit.pdf_url,
+        pdf_url=pdf,
         presidente=_clip(_first(doc.presidente)),
         relatore=_clip(_first(doc.relatore)),
         text_status=status,

@@ -278,3 +278,18 @@ async def test_sort_reaches_the_search_request(live, upstream, sort, sent):
     await tools.it_cassazione_search(client, settings, query="danno", sort=sort)
     search = dict(upstream.params[0])
     assert search.get("sort") == sent and "sort" not in dict(upstream.params[1])  # not on the facet request
+
+
+@pytest.mark.parametrize("phrase", ["La sentenza richiesta è in fase di oscuramento",
+                                    "Il provvedimento è in fase di valutazione oscuramento"])
+def test_no_pdf_is_offered_while_the_decision_is_being_anonymised(testdata, phrase):
+    """index.js refuses to open the PDF while the text carries either phrase. SYNTHETIC: the real
+    sample record with its text replaced by the phrase."""
+    import json
+
+    rec = json.loads((testdata / "sentenzeweb" / "it-eli-mcp__cassazione_sample_solr_response.json").read_text())
+    rec["response"]["docs"][0]["ocr"] = [phrase]
+    d = sw.parse_decision(json.dumps(rec).encode(), sic_id="snciv2021521018O", max_chars=500, offset=0,
+                          sentenzeweb_url=BASE)
+    assert d.text_status == "obscuring_in_progress" and d.pdf_url is None
+    assert d.ecli == "ECLI:IT:CASS:2021:21018CIV"
