@@ -28,26 +28,6 @@ def _setup_logging(level: str) -> None:
     )
 
 
-class _Progress:
-    """A one-line progress display on a terminal (stderr); silent when not a terminal."""
-
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.started = time.monotonic()
-
-    def __call__(self, count: int, where: str) -> None:
-        if not self.tty:
-            return
-        rate = count / max(time.monotonic() - self.started, 1e-6)
-        sys.stderr.write(f"\r  indexing: {count:>7} decisions  {rate:7.0f}/s  {where[-40:]:<40}")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.tty:
-            sys.stderr.write("\r" + " " * 90 + "\r")
-            sys.stderr.flush()
-
-
 def _cmd_serve(args, settings) -> int:
     from .app import App
     from .server import serve
@@ -59,18 +39,22 @@ def _cmd_serve(args, settings) -> int:
 def _cmd_index_build(args, settings) -> int:
     from .app import App
     from .build import build_from_sources
+    from .progress import TerminalProgress, reporting
 
-    progress = _Progress()
+    bar = TerminalProgress()  # downloads and indexing, on a terminal only
 
     async def run():
         app = App(settings)
         try:
-            return await build_from_sources(app, args.source or None, progress)
+            with reporting(bar):
+                return await build_from_sources(app, args.source or None)
         finally:
             await app.close()
 
-    report = asyncio.run(run())
-    progress.done()
+    try:
+        report = asyncio.run(run())
+    finally:
+        bar.close()
     rejected = sum(report.rejected.values())
     status = "published" if report.published else "NOT published (previous index kept)"
     years = f"{report.year_range[0]}-{report.year_range[1]}" if report.year_range else "-"

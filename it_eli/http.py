@@ -22,7 +22,7 @@ import aiohttp
 import certifi
 import msgspec
 
-from . import __version__
+from . import __version__, progress
 from .config import Settings
 from .errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 
@@ -426,14 +426,18 @@ async def _save_body(client: HttpClient, r, st, tmp, max_bytes: int, label: str,
     size = 0
     started = time.monotonic()
     grace = client.settings.http_timeout
+    phase = f"downloading {label}"
+    progress.report(phase, 0, r.content_length, "B")
     with open(tmp, "wb") as fh:
         async for chunk in r.content.iter_chunked(1 << 20):
             size += len(chunk)
             if size > max_bytes:
                 raise UpstreamChanged(f"{label}: larger than {max_bytes} bytes", url=url)
             fh.write(chunk)
+            progress.report(phase, size, r.content_length, "B")
             _check_rate(size, started, grace, label)
         _check_rate(size, started, grace, label)
+    progress.report(phase, size, size, "B")
 
 
 class _TooSlow(Exception):

@@ -19,6 +19,7 @@ from mcp.shared.message import SessionMessage
 
 from . import __version__
 from .app import App
+from .progress import McpProgress, reporting
 from .tools import load_all
 from .tools.registry import TOOLS, ToolError, call, input_schema, output_schema
 
@@ -52,7 +53,12 @@ def build_server(app: App) -> Server:
         return types.ListToolsResult(tools=tool_list)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        is_error, payload = await call(app, params.name, params.arguments)
+        # long work (first-use build, downloads, large verifications) reports progress; the SDK
+        # sends it as notifications/progress when the client gave a progress token, else drops it
+        progress = McpProgress(ctx.session.report_progress)
+        with reporting(progress):
+            is_error, payload = await call(app, params.name, params.arguments)
+        await progress.flush()
         if params.name not in TOOLS:
             # a protocol error, as the MCP spec lists unknown tools (the call is audited above)
             raise MCPError(types.INVALID_PARAMS, payload["message"], data={"valid": payload.get("valid")})

@@ -25,6 +25,7 @@ from typing import Literal
 
 import msgspec
 
+from . import progress
 from .analysis import Analyzer
 from .budget import ENVELOPE_CHARS
 from .citations.extract import CODE_ACTS, COURT_NAMES, Citation, extract_citations
@@ -1140,7 +1141,9 @@ class Verifier:
         # one check (and at most one live lookup), not 500.
         done: dict[tuple, tuple[_Outcome, str | None]] = {}
         keys: dict[str, str] = {}
-        for c in cites:
+        for i, c in enumerate(cites):
+            if i % 50 == 0 or i + 1 == len(cites):
+                progress.report("checking citations", i if i + 1 < len(cites) else len(cites), len(cites))
             group = groups.get((c.start, c.end), []) if c.kind == "statute" else []
             memo = _citation_key(c, group)
             hit = done.get(memo)
