@@ -79,6 +79,10 @@ def main() -> None:
     out = step("index build", ["index", "build", "--source", str(testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip")], env)
     if "indexed 12 decisions" not in out or "published" not in out:
         sys.exit(f"smoke FAILED: index build said: {out}")
+    if json.loads(step("index status", ["index", "status"], env))["total"] != 12:
+        sys.exit("smoke FAILED: index status does not report the 12 decisions")
+    if "it_verify_citations:" not in step("tool list", ["tool", "list"], env):
+        sys.exit("smoke FAILED: tool list lacks it_verify_citations")
     hits = json.loads(step("case search", ["tool", "it_case_search", json.dumps({"query": "questione di legittimita"})], env))
     if not hits.get("total") or not hits["hits"][0]["ecli"].startswith("ECLI:IT:COST:2001:"):
         sys.exit(f"smoke FAILED: case search found nothing: {json.dumps(hits)[:2000]}")
