@@ -374,17 +374,23 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-async def _read_capped(r: aiohttp.ClientResponse, limit: int) -> bytes:
+PROGRESS_FROM_BYTES = 1 << 20  # a body at least this big (a whole act's export) reports its progress
+
+
+async def _read_capped(r: aiohttp.ClientResponse, limit: int, label: str = "") -> bytes:
     declared = r.content_length
     if declared is not None and declared > limit:
         raise UpstreamChanged(f"answer of {declared} bytes exceeds the {limit}-byte cap", url=str(r.url))
     chunks: list[bytes] = []
     size = 0
+    phase = f"downloading {label or urlsplit(str(r.url)).hostname}"
     async for chunk in r.content.iter_chunked(65536):
         size += len(chunk)
         if size > limit:
             raise UpstreamChanged(f"answer exceeds the {limit}-byte cap", url=str(r.url))
         chunks.append(chunk)
+        if size >= PROGRESS_FROM_BYTES:
+            progress.report(phase, size, declared, "B")
     return b"".join(chunks)
 
 

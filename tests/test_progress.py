@@ -70,3 +70,29 @@ def test_terminal_bar_shows_percentage_rate_and_time_left():
 
 def test_nobody_watching_costs_nothing():
     report("anything", 1, 2)  # no reporter: a no-op, no output, no error
+
+
+async def test_a_big_answer_reports_its_download(make_settings):
+    """A whole act's export (megabytes) is reported as it arrives; a small answer is not."""
+    from it_eli.http import HttpClient
+
+    big = b"<akomaNtoso/>" + b" " * (3 << 20)
+
+    async def handler(request: web.Request) -> web.Response:
+        return web.Response(body=big if request.path == "/big" else b"small", content_type="application/xml")
+
+    upstream = web.Application()
+    upstream.router.add_get("/{name}", handler)
+    async with TestServer(upstream, host="127.0.0.1") as srv:
+        seen: list[tuple[str, float, float | None]] = []
+        client = HttpClient(make_settings(normattiva_url=str(srv.make_url("")).rstrip("/")))
+        try:
+            with reporting(lambda phase, done, total, unit: seen.append((phase, done, total))):
+                await client.request("GET", str(srv.make_url("/small")))
+                assert seen == []
+                resp = await client.request("GET", str(srv.make_url("/big")))
+        finally:
+            await client.close()
+    assert len(resp.body) == len(big)
+    assert seen and all(t == len(big) for _, _, t in seen) and seen[-1][1] == len(big)
+    assert [d for _, d, _ in seen] == sorted(d for _, d, _ in seen)
