@@ -47,14 +47,6 @@ def test_a_colloquial_term_finds_the_code_article_and_says_why(store, query, urn
     assert any("expanded" in n for n in res.notes)
 
 
-def test_expansions_weigh_less_than_the_words_typed(store):
-    # "furto" typed ranks the articles that say furto; the expansion of a term typed beside it
-    # never pushes them out (the typed word keeps weight 1, expansions 0.5)
-    plain = keys(store.search("furto"), 5)
-    assert plain and all(u == CP for u, _ in plain)
-    assert store.search("furto").expanded == []
-
-
 @pytest.mark.parametrize("frame", ["cosa rischia chi", "è possibile", "cosa succede se c'è", "vorrei sapere"])
 @pytest.mark.parametrize("subject", ["sequestro conservativo", "furto in abitazione"])
 def test_a_question_frame_does_not_change_the_hits_of_its_subject(store, frame, subject):
