@@ -22,7 +22,7 @@ import msgspec
 import tantivy
 
 from . import __version__
-from .analysis import Analyzer, mark_snippet, mark_words
+from .analysis import INFLECTION_WEIGHT, Analyzer, mark_snippet, mark_words
 from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
@@ -321,6 +321,46 @@ FIELD_ALIASES = {
 }
 
 
+MAX_SIBLINGS = 48  # indexed forms a scoped word stands for, the most frequent first
+
+
+class PartAnalyzer(Analyzer):
+    """A part field's analyzer (folded, not stemmed) that matches a query word with its stem
+    siblings as this index holds them: `dispositivo:manifestamente` finds "manifesta", as it did
+    when each part was stemmed. The siblings are the part's terms that start like the word's stem
+    and stem to the same stem; they are looked up once per word and index generation (an
+    instance lives as long as the searcher it was given)."""
+
+    def __init__(self, name: str, field: str, searcher: tantivy.Searcher, stemmer: Analyzer) -> None:
+        super().__init__(name)
+        self.field, self.searcher, self.stemmer = field, searcher, stemmer
+        self._siblings: dict[str, list[tuple[str, float]]] = {}
+        self._lock = threading.Lock()
+
+    def weighted_variants(self, word: str, *, inflections: bool = True) -> list[tuple[str, float]]:
+        own = super().weighted_variants(word, inflections=inflections)
+        if not inflections or not own:  # a phrase is literal
+            return own
+        hit = self._siblings.get(word)
+        if hit is None:
+            # a sibling is worth what an inflection is: the form typed ranks first here too
+            hit = own + [(t, INFLECTION_WEIGHT) for t in self._lookup(word) if t not in {o for o, _ in own}]
+            with self._lock:
+                if len(self._siblings) < 10_000:
+                    self._siblings[word] = hit
+        return hit
+
+    def _lookup(self, word: str) -> list[str]:
+        stems = set(self.stemmer.term_variants(word, inflections=False))
+        prefixes = {st[: max(3, len(st) - 1)] for st in stems if len(st) >= 3}
+        found: list[tuple[int, str]] = []
+        for prefix in prefixes:
+            for term, count in self.searcher.terms_with_prefix(self.field, prefix):
+                if stems & set(self.stemmer.term_variants(term, inflections=False)):
+                    found.append((count, term))
+        return [t for _, t in sorted(found, reverse=True)[:MAX_SIBLINGS]]
+
+
 class DecisionIndex:
     """A reader over the CURRENT build; switches to a newer build atomically when one appears."""
 
@@ -332,12 +372,10 @@ class DecisionIndex:
         self._token: str | None = None
         self._index: tantivy.Index | None = None
         self._meta: dict = {}
-        self._analyzers = {
-            "epigrafe": _analyzer(), "testo": _analyzer(), "dispositivo": _analyzer(),
-            "relatore": _analyzer("it_name"), "presidente": _analyzer("it_name"), "redattore": _analyzer("it_name"),
-        }
-        if self.defn.catch_all:
-            self._analyzers[self.defn.catch_all] = _analyzer()
+        self._field_analyzers: dict[str, Analyzer] = {}
+        self._analyzers = {f.name: _analyzer(f.analyzer or self.defn.default_analyzer) for f in self.defn.text_fields}
+        # snippets: every word looked up as a term of the stemmed field, whatever part it was scoped to
+        self._snippet_aliases = {k: ([SNIPPET_FIELD] if set(v) <= set(PARTS) else v) for k, v in FIELD_ALIASES.items()}
 
     def exists(self) -> bool:
         return self.idir.current() is not None
@@ -355,7 +393,17 @@ class DecisionIndex:
                     )
                 self._index, self._meta = open_index(path, self.defn)
                 self._token = token
+                self._field_analyzers = self._analyzers_for(self._index.searcher())
             return self._index, self._meta
+
+    def _analyzers_for(self, searcher: tantivy.Searcher) -> dict[str, Analyzer]:
+        """The query analyzers of one index generation: part fields look up stem siblings in it."""
+        out = dict(self._analyzers)
+        for part in PARTS:
+            f = self.defn.field(part)
+            if f is not None and f.analyzer and f.analyzer != self.defn.default_analyzer:
+                out[part] = PartAnalyzer(f.analyzer, part, searcher, _analyzer(self.defn.default_analyzer))
+        return out
 
     def searcher(self) -> tuple[tantivy.Index, tantivy.Searcher, dict]:
         index, meta = self._open()
@@ -412,17 +460,18 @@ class DecisionIndex:
         index, searcher, _ = self.searcher()
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
         ranked = ranked_search(
-            searcher, index.schema, parsed, self.defn.ranking_boosts, FIELD_ALIASES, self._analyzers,
+            searcher, index.schema, parsed, self.defn.ranking_boosts, FIELD_ALIASES, self._field_analyzers,
             limit=limit, offset=offset, filters=filters,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
+            exact_fields=self.defn.exact_boosts,
         )
-        # snippets: the same words looked up in each part (not executed, only read by the
-        # snippet generators), so the snippet comes from the part that matched
+        # snippets: the words as terms of the stemmed field (not executed, only read by the snippet
+        # generator, which then runs on the text of the parts the query may have matched)
         snippet_q = QueryCompiler(
-            index.schema, {p: 1.0 for p in PARTS}, FIELD_ALIASES, self._analyzers, conjunction=False
+            index.schema, {SNIPPET_FIELD: 1.0}, self._snippet_aliases, self._analyzers, conjunction=False
         ).compile(parsed.root) or ranked.query
         hits = self._hits(index, searcher, snippet_q, ranked.hits, probe=snippet_probe(parsed.root, _analyzer()),
-                          phrases=phrase_probe(parsed.root, _analyzer()))
+                          phrases=phrase_probe(parsed.root, _analyzer()), parts=snippet_parts(parsed.root))
         facets = self._facets(searcher, self._with_filters(ranked.query, filters))
         notes = query_notes + list(parsed.notes)
         outside = _years_outside_index(self._meta, anno, year_from, year_to)
@@ -456,15 +505,15 @@ class DecisionIndex:
 
     def _hits(
         self, index, searcher, text_q, raw_hits, probe: re.Pattern | None = None, phrases: PhraseProbe | None = None,
+        parts: tuple[str, ...] = PARTS,
     ) -> list[CaseHit]:
         if not raw_hits:
             return []
-        schema = index.schema
-        # per part (the query holds each word for every part as well as for the catch-all field):
-        # the snippet comes from the part that matched, cut from its original text
-        gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, schema, p) for p in PARTS}
-        for g in gens.values():
-            g.set_max_num_chars(SNIPPET_CHARS)
+        # one generator over the stemmed field, run on each candidate part's text: the snippet
+        # comes from the part that matched, cut from its original text
+        gen = tantivy.SnippetGenerator.create(searcher, text_q, index.schema, SNIPPET_FIELD)
+        gen.set_max_num_chars(SNIPPET_CHARS)
+        gens = {p: gen for p in parts}
         an = _analyzer()
         hits = []
         for score, addr in raw_hits:
@@ -695,6 +744,14 @@ def validate_decision_ref(ecli, anno, numero) -> tuple[str | None, int | None, i
     return None, anno_i, numero_i
 
 
+SNIPPET_FIELD = "body"  # the stemmed field: its generator marks every stem sibling of a query word
+
+
+def _snippet_doc(prepared: str) -> tantivy.Document:
+    """A part's (char-filtered) text handed to the snippet generator, as the stemmed field."""
+    return tantivy.Document(**{SNIPPET_FIELD: prepared})
+
+
 def _full_part_snippet(gens, src: dict, an: Analyzer):
     """The slow path: every part whole (when the probe finds nothing the generator would)."""
     best = None
@@ -702,7 +759,7 @@ def _full_part_snippet(gens, src: dict, an: Analyzer):
         original = src.get(part) or ""
         if not original:
             continue
-        sn = gen.snippet_from_doc(tantivy.Document(**{part: an.prepare(original)}))
+        sn = gen.snippet_from_doc(_snippet_doc(an.prepare(original)))
         hl = sn.highlighted()
         if hl and (best is None or len(hl) > best[0]):
             best = (len(hl), part, original, sn)
@@ -778,6 +835,32 @@ def phrase_probe(root, an: Analyzer) -> PhraseProbe | None:
     if not patterns:
         return None
     return PhraseProbe(pattern=re.compile("|".join(patterns), re.I), phrases=phrases)
+
+
+def snippet_parts(root) -> tuple[str, ...]:
+    """The parts a snippet may come from: those its positive words were scoped to
+    (`dispositivo:manifestamente` shows the dispositivo), every part when one word is unscoped."""
+    from .query import And, Or, Term
+
+    scoped: set[str] = set()
+    unscoped = False
+
+    def walk(node) -> None:
+        nonlocal unscoped
+        if isinstance(node, Term):
+            fields = FIELD_ALIASES.get(node.field, []) if node.field else None
+            if fields is None:
+                unscoped = True
+            else:
+                scoped.update(f for f in fields if f in PARTS)
+        elif isinstance(node, (And, Or)):
+            for c in node.children:
+                walk(c)
+
+    walk(root)
+    if unscoped or not scoped:
+        return PARTS
+    return tuple(p for p in PARTS if p in scoped)
 
 
 def _probe_stems(root, an: Analyzer) -> set[str]:
@@ -884,7 +967,7 @@ def _best_snippet(
                 # narrow: the generator's best fragment must be the one holding the phrase
                 start, end = _around(original, at, before=60, after=SNIPPET_CHARS)
                 piece = original[start:end]
-                sn = gens[part].snippet_from_doc(tantivy.Document(**{part: an.prepare(piece)}))
+                sn = gens[part].snippet_from_doc(_snippet_doc(an.prepare(piece)))
                 if sn.highlighted():
                     best = (len(sn.highlighted()), part, piece, sn)
                     break
@@ -896,7 +979,7 @@ def _best_snippet(
             if w is not None:
                 windows.append((-w[2], order, part, original[w[0] : w[1]]))
         for _, _, part, piece in sorted(windows)[:2]:
-            sn = gens[part].snippet_from_doc(tantivy.Document(**{part: an.prepare(piece)}))
+            sn = gens[part].snippet_from_doc(_snippet_doc(an.prepare(piece)))
             if sn.highlighted():
                 best = (len(sn.highlighted()), part, piece, sn)
                 break
