@@ -9,9 +9,12 @@ from whichever part matched (ordinanze keep their reasoning in `epigrafe`).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import itertools
 import logging
+import os
 import re
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -29,7 +32,7 @@ from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
 from .errors import IndexMissing, InvalidArg, NotFound, QueryError
 from .indexdir import IndexDir
 from .query import QueryCompiler, parse_query, prefix_forms, ranked_search
-from .schema import create_index, load_index_def, open_index, write_meta
+from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +74,13 @@ class BuildReport(msgspec.Struct, kw_only=True):
     published: bool
     schema_version: int
     year_range: list[int] | None = None
+    # an update (`incremental`) adds what the index lacks and replaces what changed; a full build
+    # adds everything. `total`: decisions in the published index.
+    added: int = 0
+    replaced: int = 0
+    unchanged: int = 0
+    incremental: bool = False
+    total: int = 0
 
 
 class Highlight(msgspec.Struct, frozen=True):
@@ -222,6 +232,88 @@ def _analyzer(name: str = "it_legal") -> Analyzer:
     return a
 
 
+DIGESTS_FILE = "digests.msgpack"  # ecli -> digest of the decision as indexed (incremental updates)
+
+
+def decision_digest(d: Decision) -> bytes:
+    """What identifies a decision's indexed content: a changed text or date gives a new digest."""
+    return hashlib.blake2b(msgspec.msgpack.encode(d), digest_size=12).digest()
+
+
+def read_digests(build: Path) -> dict[str, bytes] | None:
+    try:
+        return msgspec.msgpack.decode((build / DIGESTS_FILE).read_bytes(), type=dict[str, bytes])
+    except (FileNotFoundError, msgspec.DecodeError):
+        return None
+
+
+def _write_digests(build: Path, digests: dict[str, bytes]) -> None:
+    tmp = build / (DIGESTS_FILE + ".tmp")
+    tmp.write_bytes(msgspec.msgpack.encode(digests))
+    tmp.replace(build / DIGESTS_FILE)
+
+
+class _Pass(msgspec.Struct, kw_only=True):
+    """What one pass over the sources did to a writer."""
+
+    reports: list[SourceReport]
+    added: int = 0
+    replaced: int = 0
+    unchanged: int = 0
+    duplicates: int = 0
+
+
+def _index_sources(writer, sources: list[Path], digests: dict[str, bytes], *, incremental: bool,
+                   progress, commit_every: int) -> _Pass:
+    """Add every decision of the sources that `digests` (ecli -> digest, updated in place) does not
+    already hold as it is; a decision whose digest changed replaces the indexed one."""
+    out = _Pass(reports=[])
+    seen: set[str] = set()
+    written = 0
+    for src in sources:
+        report = SourceReport(source=str(src))
+        out.reports.append(report)
+        for d in iter_source(src, report):
+            if d.ecli in seen:
+                out.duplicates += 1
+                continue
+            seen.add(d.ecli)
+            digest = decision_digest(d)
+            old = digests.get(d.ecli)
+            if old == digest:
+                out.unchanged += 1
+                continue
+            if old is not None and incremental:
+                writer.delete_documents_by_term("ecli", d.ecli)
+                out.replaced += 1
+            else:
+                out.added += 1
+            digests[d.ecli] = digest
+            writer.add_document(_document(d))
+            written += 1
+            if commit_every and written % commit_every == 0:
+                # bounds Tantivy's queue of pending documents: peak RSS 697 -> 469 MB on 25k
+                # decisions; the build directory is published only after the last commit
+                writer.commit()
+            if progress and written % 250 == 0:
+                progress(written, str(src))
+    return out
+
+
+def _index_summary(index: tantivy.Index) -> tuple[int, list[int] | None, dict[str, int]]:
+    """(decisions, [first year, last year], decisions by type) of a committed index."""
+    index.reload()
+    searcher = index.searcher()
+    agg = searcher.aggregate(tantivy.Query.all_query(), {
+        "lo": {"min": {"field": "anno"}}, "hi": {"max": {"field": "anno"}},
+        "t": {"terms": {"field": "tipologia", "size": 10}},
+    })
+    count = searcher.num_docs
+    lo, hi = agg.get("lo", {}).get("value"), agg.get("hi", {}).get("value")
+    years = [int(lo), int(hi)] if count and lo is not None and hi is not None else None
+    return count, years, {b["key"]: int(b["doc_count"]) for b in agg.get("t", {}).get("buckets", [])}
+
+
 def build_index(
     settings: Settings,
     sources: Iterable[Path],
@@ -232,76 +324,114 @@ def build_index(
     commit_every: int = 2500,
 ) -> BuildReport:
     """Index every decision of the given local sources into a new build, then swap it in."""
-    defn = load_index_def(DEFN_NAME)
     idir = IndexDir(index_root(settings))
-    started = time.monotonic()
-    sources = [Path(s) for s in sources]
     with idir.build_lock():
-        build = idir.new_build_dir()
-        index = create_index(build, defn)
-        writer = index.writer(heap_size=heap_bytes, num_threads=threads)
-        reports: list[SourceReport] = []
-        seen: set[str] = set()
-        duplicates = 0
-        years: list[int] = []
-        by_type: dict[str, int] = {}
-        count = 0
-        for src in sources:
-            report = SourceReport(source=str(src))
-            reports.append(report)
-            for d in iter_source(src, report):
-                if d.ecli in seen:
-                    duplicates += 1
-                    continue
-                seen.add(d.ecli)
-                writer.add_document(_document(d))
-                count += 1
-                if commit_every and count % commit_every == 0:
-                    # bounds Tantivy's queue of pending documents (up to 10,000, each holding its
-                    # text twice with the catch-all field): peak RSS 697 -> 469 MB on 25k decisions;
-                    # the build directory is published only after the last commit
-                    writer.commit()
-                years.append(d.anno) if not years else None
-                years[:] = [min(years[0], d.anno), max(years[-1], d.anno)] if years else [d.anno]
-                by_type[d.tipologia] = by_type.get(d.tipologia, 0) + 1
-                if progress and count % 250 == 0:
-                    progress(count, str(src))
-        errors = [e for r in reports for e in r.errors]
-        if count == 0:
-            writer.rollback()
-            del writer
-            idir.cleanup(keep=2)
-            return BuildReport(
-                indexed=0, duplicates=duplicates, rejected=summarize_rejections(reports),
-                errors=errors or ["no decisions found in the sources"], sources=[str(s) for s in sources],
-                seconds=round(time.monotonic() - started, 2), index_path=str(idir.current() or ""),
-                published=False, schema_version=defn.version,
-            )
-        writer.commit()
-        writer.wait_merging_threads()
-        year_range = [years[0], years[-1]]
-        write_meta(
-            build,
-            defn,
-            {
-                "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-                "sources": [str(s) for s in sources],
-                "count": count,
-                "year_range": year_range,
-                "by_type": by_type,
-                "rejected": summarize_rejections(reports),
-                "errors": errors[:50],
-                "it_eli_version": __version__,
-            },
-        )
-        idir.publish(build)
+        return _build(idir, [Path(s) for s in sources], None, progress, heap_bytes, threads, commit_every)
+
+
+def update_index(
+    settings: Settings,
+    sources: Iterable[Path],
+    *,
+    progress: Callable[[int, str], None] | None = None,
+    heap_bytes: int = 192_000_000,
+    threads: int = 2,
+    commit_every: int = 2500,
+) -> BuildReport:
+    """Bring the index up to date with the sources: only decisions it lacks are added, and changed
+    ones replaced, into a new build that starts as a copy of the current one (its segment files
+    hard-linked, never written) and is swapped in when complete, as a full build is. Without a
+    current index of this schema (or its digests), a full build."""
+    idir = IndexDir(index_root(settings))
+    with idir.build_lock():
+        base = idir.current()
+        if base is not None:
+            meta = read_meta(base)
+            defn = load_index_def(DEFN_NAME)
+            if meta.get("schema_version") != defn.version or meta.get("fingerprint") != defn.fingerprint \
+                    or read_digests(base) is None:
+                base = None
+        return _build(idir, [Path(s) for s in sources], base, progress, heap_bytes, threads, commit_every)
+
+
+_TANTIVY_LOCKS = (".tantivy-writer.lock", ".tantivy-meta.lock")
+
+
+def _copy_build(base: Path, build: Path) -> None:
+    """The files of a published build into a new one: immutable segment files as hard links (the
+    copy costs nothing and the old build keeps serving), metadata files as copies (a writer
+    replaces them)."""
+    for f in base.iterdir():
+        if f.is_dir() or f.name in _TANTIVY_LOCKS:
+            continue
+        if f.suffix == ".json" or f.name == DIGESTS_FILE:
+            shutil.copy2(f, build / f.name)
+        else:
+            try:
+                os.link(f, build / f.name)
+            except OSError:  # another file system, or no hard links: a plain copy
+                shutil.copy2(f, build / f.name)
+
+
+def _build(idir: IndexDir, sources: list[Path], base: Path | None, progress, heap_bytes: int, threads: int,
+           commit_every: int) -> BuildReport:
+    defn = load_index_def(DEFN_NAME)
+    started = time.monotonic()
+    build = idir.new_build_dir()
+    if base is not None:
+        _copy_build(base, build)
+        index, old_meta = open_index(build, defn)
+        digests = read_digests(build) or {}
+    else:
+        index, old_meta, digests = create_index(build, defn), {}, {}
+    writer = index.writer(heap_size=heap_bytes, num_threads=threads)
+    done = _index_sources(writer, sources, digests, incremental=base is not None, progress=progress,
+                          commit_every=commit_every)
+    errors = [e for r in done.reports for e in r.errors]
+    rejected = summarize_rejections(done.reports)
+    common = dict(duplicates=done.duplicates, rejected=rejected, sources=[str(s) for s in sources],
+                  schema_version=defn.version, added=done.added, replaced=done.replaced,
+                  unchanged=done.unchanged, incremental=base is not None)
+    if done.added + done.replaced == 0:
+        writer.rollback()
+        del writer, index
+        shutil.rmtree(build, ignore_errors=True)
         idir.cleanup(keep=2)
-        if progress:
-            progress(count, "done")
+        if base is None:
+            errors = errors or ["no decisions found in the sources"]
+        return BuildReport(
+            indexed=0, errors=errors, seconds=round(time.monotonic() - started, 2),
+            index_path=str(idir.current() or ""), published=False,
+            year_range=old_meta.get("year_range"), **common,
+        )
+    writer.commit()
+    writer.wait_merging_threads()
+    del writer
+    count, year_range, by_type = _index_summary(index)
+    _write_digests(build, digests)
+    all_sources = list(dict.fromkeys([*old_meta.get("sources", []), *map(str, sources)]))
+    write_meta(
+        build,
+        defn,
+        {
+            "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "sources": all_sources,
+            "count": count,
+            "year_range": year_range,
+            "by_type": by_type,
+            "rejected": rejected,
+            "errors": errors[:50],
+            "it_eli_version": __version__,
+            "updated_from": base.name if base is not None else None,
+        },
+    )
+    idir.publish(build)
+    idir.cleanup(keep=2)
+    if progress:
+        progress(done.added + done.replaced, "done")
     return BuildReport(
-        indexed=count, duplicates=duplicates, rejected=summarize_rejections(reports), errors=errors,
-        sources=[str(s) for s in sources], seconds=round(time.monotonic() - started, 2), index_path=str(build),
-        published=True, schema_version=defn.version, year_range=year_range,
+        indexed=done.added + done.replaced, errors=errors, seconds=round(time.monotonic() - started, 2),
+        index_path=str(build), published=True, year_range=year_range, total=count, **common,
     )
 
 
@@ -373,12 +503,24 @@ class DecisionIndex:
         self._index: tantivy.Index | None = None
         self._meta: dict = {}
         self._field_analyzers: dict[str, Analyzer] = {}
+        self._compatible: tuple[str | None, bool] | None = None
         self._analyzers = {f.name: _analyzer(f.analyzer or self.defn.default_analyzer) for f in self.defn.text_fields}
         # snippets: every word looked up as a term of the stemmed field, whatever part it was scoped to
         self._snippet_aliases = {k: ([SNIPPET_FIELD] if set(v) <= set(PARTS) else v) for k, v in FIELD_ALIASES.items()}
 
     def exists(self) -> bool:
         return self.idir.current() is not None
+
+    def compatible(self) -> bool:
+        """Whether the current build was made under this schema (else searching it is refused)."""
+        token = self.idir.current_token()
+        if self._compatible is not None and self._compatible[0] == token:
+            return self._compatible[1]
+        path = self.idir.current()
+        meta = read_meta(path) if path is not None else {}
+        ok = meta.get("schema_version") == self.defn.version and meta.get("fingerprint") == self.defn.fingerprint
+        self._compatible = (token, ok)
+        return ok
 
     def _open(self) -> tuple[tantivy.Index, dict]:
         token = self.idir.current_token()

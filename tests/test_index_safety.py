@@ -158,7 +158,7 @@ def test_killed_builds_leave_the_old_index_serving(tmp_path, testdata, corpus):
 
     # the leftovers do not block the next build (the kernel dropped the lock), which publishes
     done = subprocess.run(
-        [sys.executable, "-m", "it_eli", "index", "build", "--source", str(corpus.path)],
+        [sys.executable, "-m", "it_eli", "index", "build", "--full", "--source", str(corpus.path)],
         env={**_child_env(), "IT_ELI_HOME": str(home), "IT_ELI_LOG_LEVEL": "WARNING"},
         capture_output=True, timeout=120,
     )
