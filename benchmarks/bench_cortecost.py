@@ -31,6 +31,7 @@ from pathlib import Path
 
 from . import WORK_DIR
 from . import cortecost_stages as stages
+from .cortecost_stages import percentile
 
 TARGETS = {
     "build_speedup": 2.0,  # it_eli build at least 2x faster than FTS5
@@ -215,15 +216,6 @@ def fts5_query(q: str) -> str:
     if q.startswith('"'):
         return q
     return " ".join(f'"{w}"' for w in q.split())
-
-
-def percentile(values: list[float], p: float) -> float:
-    s = sorted(values)
-    if not s:
-        return float("nan")
-    k = (len(s) - 1) * p
-    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def time_queries(run, queries: list[tuple[str, int | None]], rounds: int) -> tuple[list[float], int, int, str]:

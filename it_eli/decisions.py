@@ -318,33 +318,21 @@ def build_index(
     settings: Settings,
     sources: Iterable[Path],
     *,
+    incremental: bool = False,
     progress: Callable[[int, str], None] | None = None,
     heap_bytes: int = 192_000_000,
     threads: int = 2,
     commit_every: int = 2500,
 ) -> BuildReport:
-    """Index every decision of the given local sources into a new build, then swap it in."""
+    """Index every decision of the given local sources into a new build, then swap it in.
+
+    `incremental` (`update_index`): only decisions the current index lacks are added, and changed
+    ones replaced, into a build that starts as a copy of the current one (its segment files
+    hard-linked, never written); without a current index of this schema (or its digests), a full
+    build."""
     idir = IndexDir(index_root(settings))
     with idir.build_lock():
-        return _build(idir, [Path(s) for s in sources], None, progress, heap_bytes, threads, commit_every)
-
-
-def update_index(
-    settings: Settings,
-    sources: Iterable[Path],
-    *,
-    progress: Callable[[int, str], None] | None = None,
-    heap_bytes: int = 192_000_000,
-    threads: int = 2,
-    commit_every: int = 2500,
-) -> BuildReport:
-    """Bring the index up to date with the sources: only decisions it lacks are added, and changed
-    ones replaced, into a new build that starts as a copy of the current one (its segment files
-    hard-linked, never written) and is swapped in when complete, as a full build is. Without a
-    current index of this schema (or its digests), a full build."""
-    idir = IndexDir(index_root(settings))
-    with idir.build_lock():
-        base = idir.current()
+        base = idir.current() if incremental else None
         if base is not None:
             meta = read_meta(base)
             defn = load_index_def(DEFN_NAME)
@@ -352,6 +340,11 @@ def update_index(
                     or read_digests(base) is None:
                 base = None
         return _build(idir, [Path(s) for s in sources], base, progress, heap_bytes, threads, commit_every)
+
+
+def update_index(settings: Settings, sources: Iterable[Path], **options) -> BuildReport:
+    """Bring the index up to date with the sources (`build_index(..., incremental=True)`)."""
+    return build_index(settings, sources, incremental=True, **options)
 
 
 _TANTIVY_LOCKS = (".tantivy-writer.lock", ".tantivy-meta.lock")
