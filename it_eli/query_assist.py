@@ -9,8 +9,8 @@ Three rewrites of a parsed query, each reported to the user so a hit can be expl
 - words of the legal thesaurus (index_schema/thesaurus_it.tsv: colloquial, journalistic,
   English and abbreviated terms) get the code's own terms as alternatives, weighted below the
   words typed.
-Plus one bonus query: the form typed, unstemmed, found in the `exact` field, so an exact word
-outranks its stem siblings. Everything here is pure except what reads the index (the searcher).
+The exact-form bonus (the form typed outranks its stem siblings) is it_eli.query.exact_form_query,
+shared with the decisions index. Everything here is pure except what reads the index (the searcher).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from .analysis import SCHEMA_DIR, Analyzer
 from .query import And, Node, Not, Or, ParsedQuery, Term, parse_query
 
 EXPANSION_WEIGHT = 0.5  # an alternative's words against the typed word's (1.0); a TSV row may set its own
-EXACT_WEIGHT = 0.3  # the exact-form bonus, per word (benchmarks/RESULTS.md, ranking)
 # The field alias the thesaurus expansions are searched in: an index maps it to its rubrica and
 # catch-all fields (one clause per word and field, not one per part: expansions stay cheap).
 EXPANSION_ALIAS = "_espansione"
@@ -310,38 +309,17 @@ def expand(parsed: ParsedQuery, an: Analyzer, searcher: tantivy.Searcher | None 
     return msgspec.structs.replace(parsed, root=_with_children(parsed.root, out)), said
 
 
-# ---------------------------------------------------------------- exact form
-
-def exact_form_query(parsed: ParsedQuery, schema: tantivy.Schema, field: str, exact_an: Analyzer,
-                     stem_an: Analyzer, weight: float = EXACT_WEIGHT) -> tantivy.Query | None:
-    """Should-clauses: each plain content word, folded but unstemmed, in `field`. A document with
-    the form typed (`motociclista`) gets it; one with only a stem sibling (`motocicli`) does not."""
-    if weight <= 0:
-        return None
-    clauses = []
-    for t in _top_terms(parsed.root):
-        if not _plain(t) or not stem_an.analyze(t.text):
-            continue
-        for form in dict.fromkeys(exact_an.analyze(stem_an.prepare(t.text))):
-            q = tantivy.Query.term_query(schema, field, form)
-            clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(q, weight * t.boost)))
-    if not clauses:
-        return None
-    return tantivy.Query.boolean_query(clauses)
-
-
 # ---------------------------------------------------------------- the whole pipeline
 
 class Assisted(msgspec.Struct, frozen=True):
     parsed: ParsedQuery
     typed: ParsedQuery  # before the thesaurus: the words whose proximity is rewarded
-    bonus: object  # tantivy.Query | None: Should-only, added to every search of the query
     assist: QueryAssist
 
 
 def assisted_query(text: str, searcher: tantivy.Searcher, schema: tantivy.Schema, *, vocab_field: str,
                    exact_field: str | None, an: Analyzer, questions: bool = True, typos: bool = True,
-                   thesaurus_on: bool = True, exact_weight: float = EXACT_WEIGHT) -> Assisted:
+                   thesaurus_on: bool = True) -> Assisted:
     """Parse a user query with every help above; raises what parse_query raises."""
     assist = QueryAssist()
     if questions:
@@ -349,10 +327,7 @@ def assisted_query(text: str, searcher: tantivy.Searcher, schema: tantivy.Schema
     parsed = parse_query(text)
     if typos and exact_field:
         parsed, assist.corrected = correct_typos(parsed, searcher, vocab_field, exact_field, an)
-    bonus = None
-    if exact_field:
-        bonus = exact_form_query(parsed, schema, exact_field, _analyzer("it_name"), an, exact_weight)
     typed = parsed
     if thesaurus_on:
         parsed, assist.expanded = expand(parsed, an, searcher, vocab_field, EXPANSION_ALIAS)
-    return Assisted(parsed=parsed, typed=typed, bonus=bonus, assist=assist)
+    return Assisted(parsed=parsed, typed=typed, assist=assist)

@@ -220,6 +220,7 @@ class StatuteStore:
         self.idir = IndexDir(index_root(settings))
         self.raw_dir = settings.home / "statutes" / "acts"
         self._an = Analyzer()
+        self._exact_an = Analyzer("it_fold")  # the exact-form field's analyzer (index_schema)
         self._lock = threading.Lock()
         self._index: tantivy.Index | None = None
         self._token: str | None = None
@@ -632,12 +633,14 @@ class StatuteStore:
             raise InvalidArg(f"offset={offset}", valid="an integer from 0 to 10000 (pass next_offset back)")
         index, searcher = self._searcher()
         assisted = assisted_query(query, searcher, index.schema, vocab_field=self.defn.catch_all or "text",
-                                  exact_field=self.defn.exact_field, an=self._an)
+                                  exact_field=(self.defn.exact_fields or [None])[0], an=self._an)
         parsed = assisted.parsed
         aliases = {"rubrica": ["heading"], "heading": ["heading"], "testo": ["text"], "text": ["text"], "titolo": ["act_title"],
                    "contesto": ["context"], "context": ["context"]}
         aliases[EXPANSION_ALIAS] = expansion_fields(self.defn)
         analyzers = {"heading": self._an, "text": self._an, "act_title": self._an, "context": self._an}
+        for f in self.defn.exact_fields or ():
+            analyzers[f] = self._exact_an
         if self.defn.catch_all:
             analyzers[self.defn.catch_all] = self._an
         day = at_date or today_iso()
@@ -650,8 +653,8 @@ class StatuteStore:
 
         ranked = ranked_search(
             searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit, offset=offset, filters=filt,
-            tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts, bonus=assisted.bonus,
-            proximity_of=assisted.typed,
+            tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
+            exact_fields=self.defn.exact_boosts, proximity_of=assisted.typed,
         )
         text_q, relaxed = ranked.query, ranked.relaxed
         hits: list[StatuteHit] = []
@@ -805,8 +808,9 @@ def add_searchable(doc: tantivy.Document, defn, parts: dict[str, str | None], an
         doc.add_text(field, prepared)
         if defn.catch_all:
             doc.add_text(defn.catch_all, prepared)
-        if defn.exact_field and field != "act_title":
-            doc.add_text(defn.exact_field, prepared)
+        if field != "act_title":
+            for exact in defn.exact_fields or ():
+                doc.add_text(exact, prepared)
 
 
 def _snippet(gens, src: dict, an: Analyzer) -> str:

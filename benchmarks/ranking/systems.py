@@ -96,6 +96,8 @@ class ItEli(System):
         writer.wait_merging_threads()
         index.reload()
         present = {n for d in col.docs for n, t in d.fields.items() if t} | {defn.catch_all}
+        if col.kind == "statutes":  # filled from the parts by add_searchable
+            present |= set(defn.exact_fields or ())
         boosts = {n: b for n, b in defn.ranking_boosts.items() if n in present}
         if self.flat_boosts:
             boosts = {n: 1.0 for n in boosts}
@@ -106,8 +108,9 @@ class ItEli(System):
         self._state = {
             "index": index, "searcher": index.searcher(), "boosts": boosts, "id_field": id_field,
             "analyzers": analyzers, "aliases": {n: [n] for n in text_fields} | _expansion_alias(defn),
-            "ranking": {"tie_breaker": defn.tie_breaker, "proximity_fields": prox},
-            "assisted": col.kind == "statutes" and defn.exact_field is not None and self.strategy == "shipped",
+            "ranking": {"tie_breaker": defn.tie_breaker, "proximity_fields": prox,
+                        "exact_fields": {n: w for n, w in (defn.exact_boosts or {}).items() if n in present} or None},
+            "assisted": col.kind == "statutes" and bool(defn.exact_fields) and self.strategy == "shipped",
             "defn": defn,
         }
 
@@ -124,8 +127,8 @@ class ItEli(System):
 
                 defn = st["defn"]
                 a = assisted_query(query, searcher, index.schema, vocab_field=defn.catch_all or "text",
-                                   exact_field=defn.exact_field, an=st["analyzers"][defn.parts[0]], **self.assist)
-                parsed, extra = a.parsed, {"bonus": a.bonus, "proximity_of": a.typed}
+                                   exact_field=defn.exact_fields[0], an=st["analyzers"][defn.parts[0]], **self.assist)
+                parsed, extra = a.parsed, {"proximity_of": a.typed}
             else:
                 parsed = parse_query(query)
             if self.strategy == "v1":
@@ -283,11 +286,11 @@ def all_systems() -> list[System]:
         ItEli("+catchall", "it_eli with a catch-all body field where the index has none (the statute proposal)",
               catch_all=True),
         ItEli("-assist", "statutes: no question frames, typo correction, thesaurus nor exact-form bonus (issue 13)",
-              assist={"questions": False, "typos": False, "thesaurus_on": False, "exact_weight": 0.0}),
+              assist={"questions": False, "typos": False, "thesaurus_on": False}, options={"exact_fields": None}),
         ItEli("-thesaurus", "statutes: it_eli without the thesaurus", assist={"thesaurus_on": False}),
         ItEli("-questions", "statutes: it_eli without dropping question frames", assist={"questions": False}),
         ItEli("-typos", "statutes: it_eli without typo correction", assist={"typos": False}),
-        ItEli("-exact", "statutes: it_eli without the exact-form bonus", assist={"exact_weight": 0.0}),
+        ItEli("-exact", "it_eli without the exact-form bonus", options={"exact_fields": None}),
         ItEli("-context", "statutes: it_eli without the partition headings (context)", drop_fields=frozenset({"context"})),
         Fts5("fts5", "SQLite FTS5 as the reference server: unicode61 remove_diacritics 2, bm25(), words ANDed"),
         Fts5("fts5-or", "the same FTS5 with the words ORed", operator="OR"),
