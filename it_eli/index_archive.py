@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gzip
 import hashlib
 import io
 import json
@@ -346,7 +347,10 @@ def import_archive(
     try:
         with contextlib.ExitStack() as stack:
             try:
-                tar = stack.enter_context(tarfile.open(archive, "r|gz"))
+                # gzip read by GzipFile, drained to its end below: its length and CRC trailer are
+                # checked, so an archive cut short after its last member is refused too
+                gz = stack.enter_context(gzip.GzipFile(archive, "rb"))
+                tar = stack.enter_context(tarfile.open(fileobj=gz, mode="r|"))
                 members = iter(tar)
                 first = next(members, None)
                 if first is None or first.name != MANIFEST_NAME or not first.isreg() or first.size > MAX_MANIFEST_BYTES:
@@ -377,6 +381,8 @@ def import_archive(
                     _write_member(tar, member, entry, targets[path.parts[0]] / path.parts[1])
                     written.add(member.name)
                     unpacked += entry.size
+                while gz.read(CHUNK):
+                    pass
             except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
                 if isinstance(exc, OSError) and exc.filename:
                     raise ItEliError(f"could not write the imported index: {exc}", valid="free disk space in IT_ELI_HOME and try again")
