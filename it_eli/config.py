@@ -137,9 +137,13 @@ def _optional_url(env: Mapping[str, str], name: str) -> str | None:
     return _url(env, name) if env.get(name, "").strip() else None
 
 
+def is_sha256(value: str) -> bool:
+    return len(value) == 64 and all(c in "0123456789abcdef" for c in value.lower())
+
+
 def _optional_sha256(env: Mapping[str, str], name: str) -> str | None:
     raw = env.get(name, "").strip().lower()
-    if raw and not (len(raw) == 64 and all(c in "0123456789abcdef" for c in raw)):
+    if raw and not is_sha256(raw):
         raise InvalidArg(f"{name}={raw!r} is not a sha256 digest", valid="64 hexadecimal characters (sha256sum's output), or empty")
     return raw or None
 

@@ -35,7 +35,7 @@ import msgspec
 
 from . import __version__
 from .analysis import analyzer_specs
-from .config import Settings
+from .config import Settings, is_sha256
 from .errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .schema import META_FILE, load_index_def, open_index, read_meta
@@ -116,10 +116,6 @@ class ImportReport(msgspec.Struct, kw_only=True):
 
 def analyzer_version() -> int:
     return int(analyzer_specs().get("version", 0))
-
-
-def is_sha256(value: str) -> bool:
-    return len(value) == 64 and all(c in "0123456789abcdef" for c in value.lower())
 
 
 def check_sha256_arg(value: str | None) -> str | None:
