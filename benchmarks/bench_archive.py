@@ -124,7 +124,7 @@ def main(argv: list[str]) -> int:
     else:
         log("reusing the built index")
 
-    archive = work / "it_eli-decisions.tar.gz"
+    archive = work / "it_eli-decisions.tar.zst"
     exp = export_index(settings_a, archive)
     log(f"exported in {exp.seconds:.1f}s")
 

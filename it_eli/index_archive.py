@@ -1,6 +1,8 @@
 """Pre-built index archives: build an index once, ship it verified, publish it anywhere.
 
-An archive is one gzip-compressed tar whose first member is `manifest.json`: the format version,
+An archive is one tar in a single zstd frame (content size and checksum in the frame; zstd
+because a Tantivy index barely compresses and gzip's inflate made unpacking the slowest step of
+first use) whose first member is `manifest.json`: the format version,
 the it_eli and analyzer versions, each index's schema version and fingerprint, counts, year range,
 sources, build time, and the size and sha256 of every other member. Members live under one root
 per part: `decisions/` (the Constitutional Court index), and with `--with-statutes`
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import gzip
 import hashlib
 import io
 import json
@@ -27,11 +28,11 @@ import shutil
 import tarfile
 import time
 import uuid
-import zlib
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 import msgspec
+import zstandard
 
 from . import __version__
 from .analysis import analyzer_specs
@@ -51,6 +52,7 @@ MAX_MANIFEST_BYTES = 32 * 1024 * 1024
 MAX_UNPACKED_BYTES = 16 * 1024**3
 MAX_MEMBERS = 200_000
 CHUNK = 1024 * 1024
+FRAME_HEADER_MAX = 18  # bytes: the largest zstd frame header
 
 DECISIONS = "decisions"
 STATUTE_INDEX = "statute_articles"
@@ -240,7 +242,7 @@ def _archived_index(root: str, build: Path) -> ArchivedIndex:
     )
 
 
-def export_index(settings: Settings, dest: Path, *, with_statutes: bool = False, compresslevel: int = 6) -> ExportReport:
+def export_index(settings: Settings, dest: Path, *, with_statutes: bool = False, level: int = 3) -> ExportReport:
     """Write the current decisions index (and on request the statute store) to one archive.
 
     The index is held still while it is read (the build lock; the statute write lock), and the
@@ -287,11 +289,14 @@ def export_index(settings: Settings, dest: Path, *, with_statutes: bool = False,
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(dest.name + ".part")
         try:
-            with tarfile.open(tmp, "w:gz", compresslevel=compresslevel, format=tarfile.PAX_FORMAT) as tar:
-                tar.addfile(_tarinfo(MANIFEST_NAME, len(manifest_bytes)), io.BytesIO(manifest_bytes))
-                for (root, path), entry in zip(parts, files):
-                    with open(path, "rb") as fh:
-                        tar.addfile(_tarinfo(entry.path, entry.size), fh)
+            # the tar's exact length goes in the zstd frame header: import compares it with what
+            # it unpacked, so an archive cut short anywhere is refused
+            tar_size = _write_tar(_Counter(), manifest_bytes, files, [_Zeros(f.size) for f in files])
+            cctx = zstandard.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
+            with open(tmp, "wb") as raw, cctx.stream_writer(raw, size=tar_size, closefd=False) as zw:
+                with contextlib.ExitStack() as files_open:
+                    sources = [files_open.enter_context(open(path, "rb")) for _, path in parts]
+                    _write_tar(zw, manifest_bytes, files, sources)
             tmp.replace(dest)
         except BaseException:
             tmp.unlink(missing_ok=True)
@@ -301,6 +306,66 @@ def export_index(settings: Settings, dest: Path, *, with_statutes: bool = False,
         path=str(dest), sha256=digest, bytes=size, unpacked_bytes=sum(f.size for f in files), files=len(files),
         indexes=indexes, seconds=round(time.monotonic() - started, 2),
     )
+
+
+def _write_tar(out, manifest_bytes: bytes, files: list[ArchiveFile], sources: list) -> int:
+    with tarfile.open(fileobj=out, mode="w|", format=tarfile.PAX_FORMAT) as tar:
+        tar.addfile(_tarinfo(MANIFEST_NAME, len(manifest_bytes)), io.BytesIO(manifest_bytes))
+        for entry, src in zip(files, sources):
+            tar.addfile(_tarinfo(entry.path, entry.size), src)
+    return getattr(out, "count", 0)
+
+
+class _Counter:
+    """A sink that only counts: the tar's length before it is written for real."""
+
+    count = 0
+
+    def write(self, data) -> int:
+        self.count += len(data)
+        return len(data)
+
+
+class _Zeros:
+    def __init__(self, size: int) -> None:
+        self.left = size
+
+    def read(self, n: int = -1) -> bytes:
+        n = self.left if n < 0 else min(n, self.left)
+        self.left -= n
+        return bytes(n)
+
+
+class _Unpacked:
+    """The tar stream out of the zstd frame, counted against the frame's declared size."""
+
+    def __init__(self, raw, max_bytes: int) -> None:
+        params = zstandard.get_frame_parameters(raw.read(FRAME_HEADER_MAX))
+        raw.seek(0)
+        if params.content_size in (zstandard.CONTENTSIZE_UNKNOWN, zstandard.CONTENTSIZE_ERROR):
+            raise ArchiveInvalid("the archive does not declare its unpacked size", valid=_VALID, reason="manifest")
+        if params.content_size > max_bytes:
+            raise ArchiveInvalid(f"the archive would unpack to {params.content_size} bytes, more than the {max_bytes} allowed",
+                                 valid=_VALID, reason="too_large")
+        self.size = params.content_size
+        self.count = 0
+        self._reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=False, closefd=False)
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._reader.read(n if n >= 0 else CHUNK)
+        self.count += len(data)
+        if self.count > self.size:
+            raise ArchiveInvalid("the archive unpacks to more than it declares", valid=_VALID, reason="corrupt")
+        return data
+
+    def finish(self) -> None:
+        while self.read(CHUNK):
+            pass
+        if self.count != self.size:
+            raise ArchiveInvalid(
+                f"the archive is truncated: it unpacks to {self.count} of the {self.size} bytes it declares",
+                valid="a complete archive written by `it-eli index export` (download it again)", reason="corrupt",
+            )
 
 
 def _tarinfo(name: str, size: int) -> tarfile.TarInfo:
@@ -343,10 +408,10 @@ def import_archive(
     try:
         with contextlib.ExitStack() as stack:
             try:
-                # gzip read by GzipFile, drained to its end below: its length and CRC trailer are
-                # checked, so an archive cut short after its last member is refused too
-                gz = stack.enter_context(gzip.GzipFile(archive, "rb"))
-                tar = stack.enter_context(tarfile.open(fileobj=gz, mode="r|"))
+                raw = stack.enter_context(open(archive, "rb"))
+                # bound: the largest manifest plus every file it may declare, with their tar headers
+                unpacked_stream = _Unpacked(raw, max_unpacked_bytes + MAX_MANIFEST_BYTES + 4096 * (max_members + 2))
+                tar = stack.enter_context(tarfile.open(fileobj=unpacked_stream, mode="r|"))
                 members = iter(tar)
                 first = next(members, None)
                 if first is None or first.name != MANIFEST_NAME or not first.isreg() or first.size > MAX_MANIFEST_BYTES:
@@ -377,9 +442,8 @@ def import_archive(
                     _write_member(tar, member, entry, targets[path.parts[0]] / path.parts[1])
                     written.add(member.name)
                     unpacked += entry.size
-                while gz.read(CHUNK):
-                    pass
-            except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+                unpacked_stream.finish()
+            except (tarfile.TarError, EOFError, zstandard.ZstdError, OSError) as exc:
                 if isinstance(exc, OSError) and exc.filename:
                     raise ItEliError(f"could not write the imported index: {exc}", valid="free disk space in IT_ELI_HOME and try again")
                 raise ArchiveInvalid(
@@ -508,7 +572,7 @@ async def import_from(app, file_or_url: str, *, sha256: str | None = None) -> Im
     expected = check_sha256_arg(sha256)
     if not is_url(file_or_url):
         return await asyncio.to_thread(import_archive, app.settings, Path(file_or_url).expanduser(), sha256=expected)
-    name = Path(urlsplit(file_or_url).path).name or "index.tar.gz"
+    name = Path(urlsplit(file_or_url).path).name or "index.tar.zst"
     dest = app.settings.home / "downloads" / f"{uuid.uuid4().hex[:8]}-{name}"
     try:
         await download_to_file(app.http, file_or_url, dest, what=f"pre-built index {name}")

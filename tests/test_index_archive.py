@@ -16,6 +16,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+import zstandard
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
@@ -45,7 +46,7 @@ def built(testdata, make_settings, tmp_path):
     """A home with the real sample's index, and its exported archive."""
     settings = make_settings(home=str(tmp_path / "built"), auto_build="0")
     assert build_index(settings, [testdata / SAMPLE]).published
-    archive = tmp_path / "decisions.tar.gz"
+    archive = tmp_path / "decisions.tar.zst"
     report = export_index(settings, archive)
     return settings, archive, report
 
@@ -67,9 +68,10 @@ def _state(settings) -> tuple[str | None, list[str], list[str]]:
 
 def _repack(src: Path, dest: Path, *, manifest=None, extra: list[tuple[tarfile.TarInfo, bytes | None]] = (), alter=None) -> Path:
     """Rewrite an exported archive: change its manifest, add crafted members, or alter one member."""
-    with tarfile.open(src, "r:gz") as tar:
+    with _tar(src) as tar:
         members = [(m, tar.extractfile(m).read()) for m in tar.getmembers()]
-    with tarfile.open(dest, "w:gz") as out:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as out:
         for m, data in members:
             if m.name == "manifest.json" and manifest is not None:
                 data = json.dumps(manifest(json.loads(data))).encode()
@@ -80,14 +82,19 @@ def _repack(src: Path, dest: Path, *, manifest=None, extra: list[tuple[tarfile.T
             if m.name == "manifest.json":
                 for info, payload in extra:
                     out.addfile(info, io.BytesIO(payload) if payload is not None else None)
+    dest.write_bytes(zstandard.ZstdCompressor(write_checksum=True).compress(buf.getvalue()))
     return dest
+
+
+def _tar(archive: Path) -> tarfile.TarFile:
+    return tarfile.open(fileobj=io.BytesIO(zstandard.ZstdDecompressor().decompress(archive.read_bytes())))
 
 
 # ---------------------------------------------------------------- round trip
 
 def test_round_trip_into_an_empty_home_answers_identically_and_records_the_archive(built, make_settings, tmp_path):
     settings, archive, exported = built
-    manifest = json.loads(tarfile.open(archive, "r:gz").extractfile("manifest.json").read())
+    manifest = json.loads(_tar(archive).extractfile("manifest.json").read())
     assert manifest["indexes"][0]["count"] == 12 and manifest["indexes"][0]["year_range"] == [2001, 2001]
     assert manifest["indexes"][0]["sources"][0].endswith(SAMPLE.split("/")[1])
     assert all(len(f["sha256"]) == 64 for f in manifest["files"]) and manifest["it_eli_version"]
@@ -108,7 +115,7 @@ def test_statutes_travel_with_the_index_on_request(testdata, built, make_setting
     akn = testdata / "normattiva-akn"
     rep = import_files(settings, [str(akn / "mcp-legal-it__legge_241_1990.xml"), str(akn / "mcp-legal-it__costituzione.xml")])
     assert rep.errors == []
-    archive = tmp_path / "all.tar.gz"
+    archive = tmp_path / "all.tar.zst"
     export_index(settings, archive, with_statutes=True)
     fresh = make_settings(home=str(tmp_path / "fresh"), auto_build="0")
     assert import_archive(fresh, archive).published == ["decisions", "statute_articles"]
@@ -143,15 +150,15 @@ def test_wrong_sha256_is_refused(built, serving):
 def test_truncated_archive_is_refused(built, serving, tmp_path):
     _, archive, _ = built
     data = archive.read_bytes()
-    for cut in (len(data) // 2, len(data) - 10):
-        short = tmp_path / f"short-{cut}.tar.gz"
+    for cut in (200, len(data) // 2, len(data) - 10, len(data) - 5):
+        short = tmp_path / f"short-{cut}.tar.zst"
         short.write_bytes(data[:cut])
         _refused(serving, short, ArchiveInvalid, "corrupt")
 
 
 def test_altered_member_is_refused(built, serving, tmp_path):
     _, archive, _ = built
-    bad = _repack(archive, tmp_path / "altered.tar.gz", alter="decisions/meta.json")
+    bad = _repack(archive, tmp_path / "altered.tar.zst", alter="decisions/meta.json")
     _refused(serving, bad, ArchiveInvalid, "member_mismatch")
 
 
@@ -175,14 +182,14 @@ def _member(name, kind=tarfile.REGTYPE, data=b"x", linkname=""):
 ], ids=["dotdot", "nested-dotdot", "absolute", "unknown-root", "symlink", "hardlink", "device", "fifo"])
 def test_member_outside_the_index_or_not_a_plain_file_is_refused(built, serving, tmp_path, member):
     _, archive, _ = built
-    bad = _repack(archive, tmp_path / "hostile.tar.gz", extra=[member])
+    bad = _repack(archive, tmp_path / "hostile.tar.zst", extra=[member])
     _refused(serving, bad, ArchiveInvalid)
     assert not (tmp_path / "evil").exists() and not Path("/tmp/evil-absolute").exists()
 
 
 def test_file_not_in_the_manifest_is_refused(built, serving, tmp_path):
     _, archive, _ = built
-    bad = _repack(archive, tmp_path / "extra.tar.gz", extra=[_member("decisions/smuggled.bin")])
+    bad = _repack(archive, tmp_path / "extra.tar.zst", extra=[_member("decisions/smuggled.bin")])
     _refused(serving, bad, ArchiveInvalid, "manifest")
 
 
@@ -193,14 +200,14 @@ def test_archive_of_another_schema_version_is_refused(built, serving, tmp_path):
         m["indexes"][0]["schema_version"] -= 1
         return m
 
-    err = _refused(serving, _repack(archive, tmp_path / "old.tar.gz", manifest=older), IndexSchemaMismatch)
+    err = _refused(serving, _repack(archive, tmp_path / "old.tar.zst", manifest=older), IndexSchemaMismatch)
     assert err.code == "index_schema_mismatch" and "it-eli index build" in err.valid
 
     def other_analyzer(m):
         m["analyzer_version"] += 1
         return m
 
-    _refused(serving, _repack(archive, tmp_path / "an.tar.gz", manifest=other_analyzer), IndexSchemaMismatch)
+    _refused(serving, _repack(archive, tmp_path / "an.tar.zst", manifest=other_analyzer), IndexSchemaMismatch)
 
 
 def test_bombs_are_bounded_before_unpacking(built, serving, tmp_path):
@@ -212,20 +219,25 @@ def test_bombs_are_bounded_before_unpacking(built, serving, tmp_path):
         m["files"][-1]["size"] = 1
         return m
 
-    _refused(serving, _repack(archive, tmp_path / "lying.tar.gz", manifest=lying), ArchiveInvalid, "member_mismatch")
+    _refused(serving, _repack(archive, tmp_path / "lying.tar.zst", manifest=lying), ArchiveInvalid, "member_mismatch")
 
 
 def test_not_an_archive_is_refused(serving, tmp_path):
-    junk = tmp_path / "junk.tar.gz"
-    junk.write_bytes(gzip.compress(b"not a tar file at all" * 100))
+    junk = tmp_path / "junk.tar.zst"
+    junk.write_bytes(zstandard.ZstdCompressor().compress(b"not a tar file at all" * 100))
     _refused(serving, junk, ArchiveInvalid)
-    _refused(serving, tmp_path / "missing.tar.gz", InvalidArg)
+    junk.write_bytes(gzip.compress(b"not zstd either" * 100))
+    _refused(serving, junk, ArchiveInvalid, "corrupt")
+    unsized = tmp_path / "unsized.tar.zst"  # a frame that does not say how much it unpacks to
+    unsized.write_bytes(zstandard.ZstdCompressor(write_content_size=False).compress(b"\0" * 10240))
+    _refused(serving, unsized, ArchiveInvalid, "manifest")
+    _refused(serving, tmp_path / "missing.tar.zst", InvalidArg)
 
 
 def test_cli_exports_and_refuses_a_wrong_digest_with_the_error_code(built, serving, monkeypatch, capsys, tmp_path):
     settings, _, _ = built
     monkeypatch.setenv("IT_ELI_HOME", str(settings.home))
-    out = tmp_path / "cli.tar.gz"
+    out = tmp_path / "cli.tar.zst"
     assert cli.main(["index", "export", str(out)]) == 0
     digest = hashlib.sha256(out.read_bytes()).hexdigest()
     assert f"sha256 {digest}" in capsys.readouterr().out
@@ -249,7 +261,7 @@ class ArchiveHost:
 
     async def handle(self, request: web.Request):
         self.hits[request.path] = self.hits.get(request.path, 0) + 1
-        if request.path == "/indexes/decisions.tar.gz":
+        if request.path == "/indexes/decisions.tar.zst":
             return web.FileResponse(self.archive)
         if request.path.endswith("/P_json2001_oggi.zip"):
             return web.FileResponse(self.sample)
@@ -271,7 +283,7 @@ class ArchiveHost:
 
 def _first_use_settings(make_settings, tmp_path, host, **extra):
     return make_settings(
-        home=str(tmp_path / "first-use"), caselaw_index_url=host.url("/indexes/decisions.tar.gz"),
+        home=str(tmp_path / "first-use"), caselaw_index_url=host.url("/indexes/decisions.tar.zst"),
         cortecost_opendata_url=host.url("/opendata/distribuzione/pronunce/"), **extra,
     )
 
@@ -290,7 +302,7 @@ async def test_first_use_provisions_from_the_configured_url(built, testdata, mak
         finally:
             await app.close()
         assert stats["origin"]["kind"] == "imported" and stats["origin"]["archive_sha256"] == exported.sha256
-        assert stats["origin"]["archive"] == host.url("/indexes/decisions.tar.gz")
+        assert stats["origin"]["archive"] == host.url("/indexes/decisions.tar.zst")
         assert not any("opendata" in p for p in host.hits)  # no open-data build happened
         assert list((settings.home / "downloads").glob("*")) == []  # the download is not kept
 
@@ -308,7 +320,7 @@ async def test_first_use_falls_back_to_the_open_data_when_the_archive_is_refused
             await app.close()
     assert not is_error and payload["total"] > 0
     assert stats["origin"]["kind"] == "built" and stats["origin"]["sources"][0].endswith("P_json2001_oggi.zip")
-    assert host.hits["/indexes/decisions.tar.gz"] == 1
+    assert host.hits["/indexes/decisions.tar.zst"] == 1
 
 
 @pytest.mark.parametrize("switch", ["caselaw_autobuild", "auto_build"])
@@ -330,5 +342,5 @@ def test_a_malformed_pinned_digest_or_url_is_a_configuration_error(make_settings
     with pytest.raises(InvalidArg, match="IT_ELI_CASELAW_INDEX_SHA256"):
         make_settings(caselaw_index_sha256="abc")
     with pytest.raises(InvalidArg, match="IT_ELI_CASELAW_INDEX_URL"):
-        make_settings(caselaw_index_url="ftp://example.org/index.tar.gz")
+        make_settings(caselaw_index_url="ftp://example.org/index.tar.zst")
     assert make_settings().caselaw_index_url is None
