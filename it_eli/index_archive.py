@@ -350,8 +350,18 @@ class _Unpacked:
         self.size = params.content_size
         self.count = 0
         self._reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=False, closefd=False)
+        # the manifest's header is checked before tarfile sees it: tarfile reads the first member
+        # as it opens, and an extended header (pax, GNU long name) would be buffered whole
+        self._pending = self._reader.read(tarfile.BLOCKSIZE)
+        first = tarfile.TarInfo.frombuf(self._pending, "utf-8", "surrogateescape")
+        if first.name != MANIFEST_NAME or first.type not in (tarfile.REGTYPE, tarfile.AREGTYPE) or first.size > MAX_MANIFEST_BYTES:
+            raise ArchiveInvalid("the archive does not start with its manifest", valid=_VALID, reason="manifest")
+        self.count = len(self._pending)
 
     def read(self, n: int = -1) -> bytes:
+        if self._pending:
+            data, self._pending = self._pending, b""
+            return data
         data = self._reader.read(n if n >= 0 else CHUNK)
         self.count += len(data)
         if self.count > self.size:
@@ -366,6 +376,23 @@ class _Unpacked:
                 f"the archive is truncated: it unpacks to {self.count} of the {self.size} bytes it declares",
                 valid="a complete archive written by `it-eli index export` (download it again)", reason="corrupt",
             )
+
+
+class _BoundedReads:
+    """Stands between tarfile and its stream: every legitimate read is a 512-byte header, a small
+    extended header or a member chunk of at most CHUNK bytes; a larger one is an extended header
+    built to exhaust memory (tarfile reads those whole), refused."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0 or size > CHUNK:
+            raise ArchiveInvalid(f"an archive header asks for {size} bytes at once", valid=_VALID, reason="too_large")
+        return self._stream.read(size)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def _tarinfo(name: str, size: int) -> tarfile.TarInfo:
@@ -412,11 +439,12 @@ def import_archive(
                 # bound: the largest manifest plus every file it may declare, with their tar headers
                 unpacked_stream = _Unpacked(raw, max_unpacked_bytes + MAX_MANIFEST_BYTES + 4096 * (max_members + 2))
                 tar = stack.enter_context(tarfile.open(fileobj=unpacked_stream, mode="r|"))
+                tar.fileobj = _BoundedReads(tar.fileobj)
                 members = iter(tar)
                 first = next(members, None)
                 if first is None or first.name != MANIFEST_NAME or not first.isreg() or first.size > MAX_MANIFEST_BYTES:
                     raise ArchiveInvalid("the archive does not start with its manifest", valid=_VALID, reason="manifest")
-                manifest = decode_manifest(tar.extractfile(first).read())
+                manifest = decode_manifest(_read_all(tar.extractfile(first)))
                 check_manifest(manifest, max_unpacked_bytes=max_unpacked_bytes, max_members=max_members)
                 roots = {ix.root for ix in manifest.indexes}
                 if STATUTE_INDEX in roots:
@@ -471,6 +499,13 @@ def import_archive(
         archive=source or str(archive), sha256=digest, indexes=manifest.indexes, files=len(written),
         unpacked_bytes=unpacked, published=published, seconds=round(time.monotonic() - started, 2),
     )
+
+
+def _read_all(fh) -> bytes:
+    out = bytearray()
+    while chunk := fh.read(CHUNK):
+        out += chunk
+    return bytes(out)
 
 
 def _stage_targets(settings: Settings, roots: set[str], stack: contextlib.ExitStack, staged: list[Path]) -> dict[str, Path]:

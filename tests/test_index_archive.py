@@ -187,6 +187,27 @@ def test_member_outside_the_index_or_not_a_plain_file_is_refused(built, serving,
     assert not (tmp_path / "evil").exists() and not Path("/tmp/evil-absolute").exists()
 
 
+def _raw_member(info: tarfile.TarInfo, data: bytes, fmt: int = tarfile.PAX_FORMAT) -> bytes:
+    info.size = len(data)
+    return info.tobuf(fmt, "utf-8", "surrogateescape") + data + bytes(-len(data) % tarfile.BLOCKSIZE)
+
+
+@pytest.mark.parametrize("fmt", [tarfile.PAX_FORMAT, tarfile.GNU_FORMAT], ids=["pax", "gnu-longname"])
+@pytest.mark.parametrize("where", ["after-manifest", "first"])
+def test_oversized_extended_headers_are_refused(built, serving, tmp_path, fmt, where):
+    """A member whose name is 3 MB long: an extended header tarfile would read whole."""
+    _, archive, _ = built
+    with _tar(archive) as tar:
+        members = [_raw_member(m, tar.extractfile(m).read()) for m in tar.getmembers()]
+    hostile = _raw_member(tarfile.TarInfo("decisions/" + "a" * 3_000_000), b"", fmt)
+    members.insert(0 if where == "first" else 1, hostile)
+    bad = tmp_path / "headers.tar.zst"
+    bad.write_bytes(zstandard.ZstdCompressor().compress(b"".join(members) + bytes(2 * tarfile.BLOCKSIZE)))
+    # refused at the header, before tarfile buffers it: first by the manifest check, later by the
+    # bound on one read (without it the 3 MB name would be read whole, then refused as unlisted)
+    _refused(serving, bad, ArchiveInvalid, "manifest" if where == "first" else "too_large")
+
+
 def test_file_not_in_the_manifest_is_refused(built, serving, tmp_path):
     _, archive, _ = built
     bad = _repack(archive, tmp_path / "extra.tar.zst", extra=[_member("decisions/smuggled.bin")])
