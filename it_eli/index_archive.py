@@ -602,11 +602,19 @@ async def import_from(app, file_or_url: str, *, sha256: str | None = None) -> Im
     """Import a local archive, or download one through the HTTP layer (allow-listed) first."""
     import asyncio
 
-    from .http import download_to_file
+    from .http import check_url_allowed, download_to_file
 
     expected = check_sha256_arg(sha256)
     if not is_url(file_or_url):
         return await asyncio.to_thread(import_archive, app.settings, Path(file_or_url).expanduser(), sha256=expected)
+    try:
+        check_url_allowed(file_or_url, app.http.allowed_hosts)
+    except InvalidArg as exc:
+        raise InvalidArg(
+            exc.message + " (not on the upstream allow-list)",
+            valid="set IT_ELI_CASELAW_INDEX_URL to the archive's URL (its host joins the allow-list), "
+                  "or download the archive and import the file",
+        ) from None
     name = Path(urlsplit(file_or_url).path).name or "index.tar.zst"
     dest = app.settings.home / "downloads" / f"{uuid.uuid4().hex[:8]}-{name}"
     try:

@@ -270,6 +270,15 @@ def test_cli_exports_and_refuses_a_wrong_digest_with_the_error_code(built, servi
     assert DecisionIndex(serving).stats().origin.archive_sha256 == digest
 
 
+def test_cli_refuses_a_url_off_the_allow_list(serving, monkeypatch, capsys):
+    monkeypatch.setenv("IT_ELI_HOME", str(serving.home))
+    before = _state(serving)
+    assert cli.main(["index", "import", "http://index-mirror.example/decisions.tar.zst"]) == 2
+    err = capsys.readouterr().err
+    assert "error (invalid_arg)" in err and "allow-list" in err
+    assert _state(serving) == before
+
+
 # ---------------------------------------------------------------- first use from a URL
 
 class ArchiveHost:
@@ -365,3 +374,17 @@ def test_a_malformed_pinned_digest_or_url_is_a_configuration_error(make_settings
     with pytest.raises(InvalidArg, match="IT_ELI_CASELAW_INDEX_URL"):
         make_settings(caselaw_index_url="ftp://example.org/index.tar.zst")
     assert make_settings().caselaw_index_url is None
+
+
+async def test_cli_imports_from_a_configured_url(built, serving, testdata, monkeypatch, capsys):
+    import asyncio
+
+    _, archive, exported = built
+    async with ArchiveHost(archive, testdata / SAMPLE) as host:
+        url = host.url("/indexes/decisions.tar.zst")
+        monkeypatch.setenv("IT_ELI_HOME", str(serving.home))
+        monkeypatch.setenv("IT_ELI_CASELAW_INDEX_URL", url)
+        code = await asyncio.to_thread(cli.main, ["index", "import", url, "--sha256", exported.sha256])
+    assert code == 0 and f"sha256 {exported.sha256}" in capsys.readouterr().out
+    origin = DecisionIndex(serving).stats().origin
+    assert origin.kind == "imported" and origin.archive == url
