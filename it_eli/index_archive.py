@@ -198,7 +198,7 @@ def check_manifest(manifest: Manifest, *, max_unpacked_bytes: int = MAX_UNPACKED
     seen: set[str] = set()
     for f in manifest.files:
         path = member_path(f.path)
-        if path.parts[0] not in roots and not (path.parts[0] == STATUTE_ACTS and STATUTE_INDEX in roots):
+        if len(path.parts) != 2 or (path.parts[0] not in roots and not (path.parts[0] == STATUTE_ACTS and STATUTE_INDEX in roots)):
             raise ArchiveInvalid(f"manifest file {f.path!r} belongs to no index of the archive", valid=_VALID, reason="manifest")
         if f.path in seen or f.size < 0 or not is_sha256(f.sha256):
             raise ArchiveInvalid(f"manifest entry {f.path!r} is repeated or malformed", valid=_VALID, reason="manifest")
