@@ -110,6 +110,28 @@ def test_round_trip_into_an_empty_home_answers_identically_and_records_the_archi
     assert here.kind == "built" and here.archive is None and here.sources[0].endswith(".zip")
 
 
+def test_a_running_reader_switches_to_the_imported_index(built, serving):
+    _, archive, exported = built
+    reader = DecisionIndex(serving)  # as a server holds it
+    before = reader.search("manifesta inammissibilità")
+    assert reader.stats().origin.kind == "built"
+    import_archive(serving, archive)
+    assert reader.stats().origin.archive_sha256 == exported.sha256
+    assert [h.ecli for h in reader.search("manifesta inammissibilità").hits] == [h.ecli for h in before.hits]
+
+
+def test_export_without_an_index_says_what_to_do_first(make_settings, built, tmp_path):
+    empty = make_settings(home=str(tmp_path / "empty"), auto_build="0")
+    with pytest.raises(InvalidArg) as info:
+        export_index(empty, tmp_path / "x.tar.zst")
+    assert "it-eli index build" in info.value.valid
+    settings, _, _ = built
+    with pytest.raises(InvalidArg) as info:
+        export_index(settings, tmp_path / "y.tar.zst", with_statutes=True)
+    assert "it-eli statutes import" in info.value.valid
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(("x.", "y."))]
+
+
 def test_statutes_travel_with_the_index_on_request(testdata, built, make_settings, tmp_path):
     settings, _, _ = built
     akn = testdata / "normattiva-akn"
