@@ -339,9 +339,8 @@ class _Zeros:
 class _Unpacked:
     """The tar stream out of the zstd frame, counted against the frame's declared size."""
 
-    def __init__(self, raw, max_bytes: int) -> None:
-        params = zstandard.get_frame_parameters(raw.read(FRAME_HEADER_MAX))
-        raw.seek(0)
+    def __init__(self, raw: _Hashing, max_bytes: int) -> None:
+        params = zstandard.get_frame_parameters(raw.peek(FRAME_HEADER_MAX))
         if params.content_size in (zstandard.CONTENTSIZE_UNKNOWN, zstandard.CONTENTSIZE_ERROR):
             raise ArchiveInvalid("the archive does not declare its unpacked size", valid=_VALID, reason="manifest")
         if params.content_size > max_bytes:
@@ -424,64 +423,22 @@ def import_archive(
     expected = check_sha256_arg(sha256)
     if not archive.is_file():
         raise InvalidArg(f"archive {str(archive)!r} does not exist", valid="a file written by `it-eli index export`, or an http(s) URL")
-    _, digest = _sha256_file(archive)
-    if expected and digest != expected:
-        raise ArchiveInvalid(
-            f"the archive's sha256 is {digest}, not the {expected} it was expected to have",
-            valid="the archive the digest was published for (download it again, or check the digest)",
-            reason="sha256_mismatch", sha256=digest,
-        )
     staged: list[Path] = []
     try:
         with contextlib.ExitStack() as stack:
+            # the archive's sha256 is taken in the same pass as the unpacking (one read of a large
+            # file less on first use) and checked before anything is published; when a pinned
+            # digest differs, that is the error reported, whatever else went wrong
+            hashed = _Hashing(stack.enter_context(open(archive, "rb")))
             try:
-                raw = stack.enter_context(open(archive, "rb"))
-                # bound: the largest manifest plus every file it may declare, with their tar headers
-                unpacked_stream = _Unpacked(raw, max_unpacked_bytes + MAX_MANIFEST_BYTES + 4096 * (max_members + 2))
-                tar = stack.enter_context(tarfile.open(fileobj=unpacked_stream, mode="r|"))
-                tar.fileobj = _BoundedReads(tar.fileobj)
-                members = iter(tar)
-                first = next(members, None)
-                if first is None or first.name != MANIFEST_NAME or not first.isreg() or first.size > MAX_MANIFEST_BYTES:
-                    raise ArchiveInvalid("the archive does not start with its manifest", valid=_VALID, reason="manifest")
-                manifest = decode_manifest(_read_all(tar.extractfile(first)))
-                check_manifest(manifest, max_unpacked_bytes=max_unpacked_bytes, max_members=max_members)
-                roots = {ix.root for ix in manifest.indexes}
-                if STATUTE_INDEX in roots:
-                    roots.add(STATUTE_ACTS)
-                targets = _stage_targets(settings, roots, stack, staged)
-                expected_files = {f.path: f for f in manifest.files}
-                written: set[str] = set()
-                unpacked = 0
-                count = 1
-                for member in members:
-                    count += 1
-                    if count > max_members + 1:
-                        raise ArchiveInvalid(f"the archive holds more than {max_members} members", valid=_VALID, reason="too_many_members")
-                    path = member_path(member.name)
-                    check_member_kind(member)
-                    if member.isdir():
-                        continue
-                    entry = expected_files.get(member.name)
-                    if entry is None or member.name in written:
-                        raise ArchiveInvalid(f"archive member {member.name!r} is not in the manifest (or repeated)", valid=_VALID, reason="manifest")
-                    if path.parts[0] not in targets or len(path.parts) != 2:
-                        raise ArchiveInvalid(f"archive member {member.name!r} is not where its index keeps files", valid=_VALID, reason="member_outside")
-                    _write_member(tar, member, entry, targets[path.parts[0]] / path.parts[1])
-                    written.add(member.name)
-                    unpacked += entry.size
-                unpacked_stream.finish()
-            except (tarfile.TarError, EOFError, zstandard.ZstdError, OSError) as exc:
-                if isinstance(exc, OSError) and exc.filename:
-                    raise ItEliError(f"could not write the imported index: {exc}", valid="free disk space in IT_ELI_HOME and try again")
-                raise ArchiveInvalid(
-                    f"the archive is truncated or corrupt: {type(exc).__name__}: {exc}",
-                    valid="a complete archive written by `it-eli index export` (download it again)", reason="corrupt",
-                )
-            missing = sorted(set(expected_files) - written)
-            if missing:
-                raise ArchiveInvalid(f"the archive lacks {len(missing)} files its manifest lists, e.g. {missing[0]!r}",
-                                     valid=_VALID, reason="missing_member")
+                manifest, targets, written, unpacked = _unpack(settings, hashed, stack, staged, max_unpacked_bytes, max_members)
+                hashed.drain()
+            except ItEliError:
+                if expected:
+                    _check_digest(_sha256_file(archive)[1], expected)
+                raise
+            digest = hashed.hexdigest()
+            _check_digest(digest, expected)
             _check_indexes_open(manifest, targets)
             origin = {
                 "archive": source or str(archive.resolve()),
@@ -499,6 +456,97 @@ def import_archive(
         archive=source or str(archive), sha256=digest, indexes=manifest.indexes, files=len(written),
         unpacked_bytes=unpacked, published=published, seconds=round(time.monotonic() - started, 2),
     )
+
+
+def _check_digest(digest: str, expected: str | None) -> None:
+    if expected and digest != expected:
+        raise ArchiveInvalid(
+            f"the archive's sha256 is {digest}, not the {expected} it was expected to have",
+            valid="the archive the digest was published for (download it again, or check the digest)",
+            reason="sha256_mismatch", sha256=digest,
+        )
+
+
+class _Hashing:
+    """The archive file read once: hashed as it is read, its first bytes peeked at."""
+
+    def __init__(self, fh) -> None:
+        self._fh = fh
+        self._sha = hashlib.sha256()
+        self._pending = b""
+
+    def peek(self, n: int) -> bytes:
+        self._pending = self._fh.read(n)
+        self._sha.update(self._pending)
+        return self._pending
+
+    def read(self, n: int = -1) -> bytes:
+        if self._pending:
+            data, self._pending = self._pending, b""
+            return data
+        data = self._fh.read(n)
+        self._sha.update(data)
+        return data
+
+    def drain(self) -> None:
+        while self.read(CHUNK):
+            pass
+
+    def hexdigest(self) -> str:
+        return self._sha.hexdigest()
+
+
+def _unpack(settings: Settings, raw: _Hashing, stack: contextlib.ExitStack, staged: list[Path],
+            max_unpacked_bytes: int, max_members: int) -> tuple[Manifest, dict[str, Path], set[str], int]:
+    """Stream the archive into fresh build directories, checking every member as it comes."""
+    try:
+        # bound: the largest manifest plus every file it may declare, with their tar headers
+        unpacked_stream = _Unpacked(raw, max_unpacked_bytes + MAX_MANIFEST_BYTES + 4096 * (max_members + 2))
+        tar = stack.enter_context(tarfile.open(fileobj=unpacked_stream, mode="r|", bufsize=CHUNK))
+        tar.fileobj = _BoundedReads(tar.fileobj)
+        members = iter(tar)
+        first = next(members, None)
+        if first is None or first.name != MANIFEST_NAME or not first.isreg() or first.size > MAX_MANIFEST_BYTES:
+            raise ArchiveInvalid("the archive does not start with its manifest", valid=_VALID, reason="manifest")
+        manifest = decode_manifest(_read_all(tar.extractfile(first)))
+        check_manifest(manifest, max_unpacked_bytes=max_unpacked_bytes, max_members=max_members)
+        roots = {ix.root for ix in manifest.indexes}
+        if STATUTE_INDEX in roots:
+            roots.add(STATUTE_ACTS)
+        targets = _stage_targets(settings, roots, stack, staged)
+        expected_files = {f.path: f for f in manifest.files}
+        written: set[str] = set()
+        unpacked = 0
+        count = 1
+        for member in members:
+            count += 1
+            if count > max_members + 1:
+                raise ArchiveInvalid(f"the archive holds more than {max_members} members", valid=_VALID, reason="too_many_members")
+            path = member_path(member.name)
+            check_member_kind(member)
+            if member.isdir():
+                continue
+            entry = expected_files.get(member.name)
+            if entry is None or member.name in written:
+                raise ArchiveInvalid(f"archive member {member.name!r} is not in the manifest (or repeated)", valid=_VALID, reason="manifest")
+            if path.parts[0] not in targets or len(path.parts) != 2:
+                raise ArchiveInvalid(f"archive member {member.name!r} is not where its index keeps files", valid=_VALID, reason="member_outside")
+            _write_member(tar, member, entry, targets[path.parts[0]] / path.parts[1])
+            written.add(member.name)
+            unpacked += entry.size
+        unpacked_stream.finish()
+    except (tarfile.TarError, EOFError, zstandard.ZstdError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.filename:
+            raise ItEliError(f"could not write the imported index: {exc}", valid="free disk space in IT_ELI_HOME and try again")
+        raise ArchiveInvalid(
+            f"the archive is truncated or corrupt: {type(exc).__name__}: {exc}",
+            valid="a complete archive written by `it-eli index export` (download it again)", reason="corrupt",
+        )
+    missing = sorted(set(expected_files) - written)
+    if missing:
+        raise ArchiveInvalid(f"the archive lacks {len(missing)} files its manifest lists, e.g. {missing[0]!r}",
+                             valid=_VALID, reason="missing_member")
+    return manifest, targets, written, unpacked
 
 
 def _read_all(fh) -> bytes:

@@ -176,6 +176,8 @@ def test_truncated_archive_is_refused(built, serving, tmp_path):
         short = tmp_path / f"short-{cut}.tar.zst"
         short.write_bytes(data[:cut])
         _refused(serving, short, ArchiveInvalid, "corrupt")
+        # with the digest pinned, the digest is what is reported wrong
+        _refused(serving, short, ArchiveInvalid, "sha256_mismatch", sha256=hashlib.sha256(data).hexdigest())
 
 
 def test_altered_member_is_refused(built, serving, tmp_path):
