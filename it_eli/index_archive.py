@@ -22,7 +22,6 @@ import datetime as dt
 import hashlib
 import io
 import json
-import logging
 import os
 import shutil
 import tarfile
@@ -41,7 +40,6 @@ from .errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .schema import META_FILE, load_index_def, open_index, read_meta
 
-log = logging.getLogger(__name__)
 
 FORMAT = "it_eli-index-archive"
 FORMAT_VERSION = 1
