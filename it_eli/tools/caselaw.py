@@ -73,7 +73,10 @@ async def ensure_decisions(app) -> None:
                 prebuilt_failure = f"the pre-built index at {url} was not used ({exc.code}: {exc.message}); "
                 log.warning("%sbuilding from the open data instead", prebuilt_failure)
         from ..build import build_from_sources
+        from ..progress import report as report_progress
 
+        # minutes of work inside one call: say so at once (clients with a progress token see it)
+        report_progress("building the Constitutional Court index (first use)", 0)
         try:
             report = await build_from_sources(app, None)
         except ItEliError as exc:
