@@ -47,8 +47,11 @@ class NoParams(msgspec.Struct, kw_only=True):
 async def ensure_decisions(app) -> None:
     """Provision the index on first use: the pre-built archive at IT_ELI_CASELAW_INDEX_URL when
     one is configured (checked against IT_ELI_CASELAW_INDEX_SHA256), else, or when that archive is
-    unavailable or refused, a build from the Court's open data; switched off -> index_missing."""
-    if app.decisions.exists():
+    unavailable or refused, a build from the Court's open data; switched off -> index_missing. An
+    index of an older schema is replaced the same way when automatic builds are on (else, or when
+    that fails, the search reports index_schema_mismatch with the command)."""
+    outdated = app.decisions.exists() and not app.decisions.compatible()
+    if app.decisions.exists() and (not outdated or not app.settings.auto_build):
         return
     if not app.settings.auto_build:
         raise IndexMissing(
@@ -58,7 +61,7 @@ async def ensure_decisions(app) -> None:
             command="it-eli index build",
         )
     async with app.build_lock:
-        if app.decisions.exists():
+        if app.decisions.exists() and app.decisions.compatible():
             return
         prebuilt_failure = ""
         url = app.settings.caselaw_index_url
@@ -80,12 +83,14 @@ async def ensure_decisions(app) -> None:
         try:
             report = await build_from_sources(app, None)
         except ItEliError as exc:
+            if outdated:
+                return
             raise IndexMissing(
                 f"{prebuilt_failure}the Constitutional Court index has not been built and building it from the open data failed: {exc.message}",
                 valid="run `it-eli index build` when online, or `it-eli index build --source FILE.zip` with a downloaded archive",
                 command="it-eli index build",
             )
-        if not report.published:
+        if not report.published and not outdated:
             raise IndexMissing(
                 prebuilt_failure + "the Constitutional Court index could not be built from the open data: " + "; ".join(report.errors[:3]),
                 valid="run `it-eli index build --source FILE.zip` with a downloaded archive",
