@@ -30,6 +30,7 @@ from .config import Settings
 from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .normattiva.akn import Act, normalize_article_key, parse_act
+from .normattiva.lifecycle import ProvisionEvent
 from .query import parse_query, ranked_search
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
@@ -72,6 +73,8 @@ class StoredArticle(msgspec.Struct, kw_only=True):
     kind: str = "act"  # 'act' (from a whole-act export) or 'article' (OpenData API)
     valid_to: str | None = None
     original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated version
+    # what the export records happened to the article (normattiva/lifecycle.py); [] for API answers
+    lifecycle: list[ProvisionEvent] = msgspec.field(default_factory=list)
 
 
 class ActVersion(msgspec.Struct, kw_only=True):
@@ -371,6 +374,7 @@ class StatuteStore:
             "source_url": source_url, "eli": ident.eli,
             # absent in documents written before: read as current when fetched (the old rule)
             "current_at": meta.get("current_at", fetched_at), "known_to": meta.get("known_to"),
+            "lifecycle": msgspec.to_builtins(a.lifecycle),
         }
         doc = tantivy.Document(
             doc_id=f"{ident.urn}#{a.key}@{version}", act_version=act_version, urn=ident.urn, eli=ident.eli or "",
@@ -552,6 +556,7 @@ class StatuteStore:
             act_number=src.get("act_number"), act_date=src.get("act_date"), act_year=src.get("act_year"),
             kind=f["kind"][0], valid_to=f["valid_to"][0] or None,
             original=bool(src.get("original")) or (version == ORIGINAL and f["kind"][0] == "act"),
+            lifecycle=msgspec.convert(src.get("lifecycle") or [], list[ProvisionEvent]),
         )
 
     def is_fresh(self, fetched_at: str) -> bool:

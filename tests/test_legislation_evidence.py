@@ -153,7 +153,9 @@ async def test_future_version_is_not_served_as_today(testdata, make_settings):
         async with replay(testdata, make_settings) as (srv, app):
             err, p = await call(app, "it_get_text", {"reference": "art. 51 TUIR"})
             assert not err and p["in_force_date"] == "2027-01-01" and p["repealed"] is True, p
-            assert p["version_note"] == "text in force today according to the version of 2027-01-01"
+            # a repealed article is never called plainly "in force"
+            assert p["version_note"].startswith("NOT law in force: the article is repealed"), p["version_note"]
+            assert "version of 2027-01-01" in p["version_note"] and p["provision_status"] == "repealed"
 
 
 # ---------------------------------------------------------------- 3. Normattiva's "not yet in force" placeholder

@@ -39,6 +39,8 @@ from ..normattiva import api, clock, codes, portal
 from ..normattiva import urn as urnmod
 from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
 from ..normattiva.latin import LATIN
+from ..normattiva.lifecycle import ProvisionEvent, describe, struck_whole
+from ..provision_status import ProvisionStatus, article_status, comma_status, inserted_event, status_notes
 from ..statutes import (
     DATASET_NOTE,
     ORIGINAL,
@@ -129,6 +131,8 @@ class ActInfo(msgspec.Struct, kw_only=True):
 class CommaText(msgspec.Struct, frozen=True):
     num: str
     text: str
+    # 'repealed' / 'declared_unconstitutional' when the export records it for this comma
+    status: ProvisionStatus = "in_force"
 
 
 class TextResult(msgspec.Struct, kw_only=True):
@@ -158,6 +162,11 @@ class TextResult(msgspec.Struct, kw_only=True):
     original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated one
     notes: list[str] = msgspec.field(default_factory=list)
     dataset_note: str = DATASET_NOTE
+    # whether the words served are law in force on the day asked, from the export's own record
+    # (repeal notices, Constitutional Court declarations, conversion laws); see `lifecycle`
+    provision_status: ProvisionStatus = "in_force"
+    lifecycle: list[ProvisionEvent] = msgspec.field(default_factory=list)
+    warnings: list[str] = msgspec.field(default_factory=list)  # parts not in force, partial declarations
 
 
 # ---------------------------------------------------------------- params
@@ -586,6 +595,10 @@ def _version_note(in_force_date: str | None, at_date: str | None, stale: bool, v
         base = f"text in force today according to the version of {in_force_date}"
     else:
         base = "original text as published (no consolidated version)"
+    if stale and not at_date and not original and in_force_date:
+        # past its freshness window and not confirmed by Normattiva: never called "in force today"
+        return (f"newest version held locally, dated {in_force_date}; not confirmed current (Normattiva could not "
+                "be reached and the local copy is past its freshness window)")
     if stale:
         base += (
             "; served from the local index because Normattiva could not be reached — it may be out of date"
@@ -814,23 +827,48 @@ async def it_get_act(app, reference, at_date=None):
 
 def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, size, offset, eli=None,
                     original: bool = False) -> TextResult:
+    day = at_date or clock.today_iso()
+    src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
+           "act_title": a.act_title, "urn": a.urn}
+    inserted = inserted_event(a.lifecycle)
+    if inserted is not None and (original or (inserted.since and day < inserted.since)):
+        cite = _citation(src, a.article)
+        if original:
+            raise NotFound(f"{cite} is not in the decree as published: {describe(inserted)}",
+                           valid="the consolidated text (without @originale), from "
+                           f"{inserted.since or 'the conversion law'} on", not_in_original=True,
+                           in_force_from=inserted.since)
+        raise NotFound(f"{cite}: not yet in force on {day}: {describe(inserted)}",
+                       valid=f"a date from {inserted.since} on", not_yet_in_force=True, in_force_from=inserted.since)
     page, nxt = _page(a.text, offset, size)
-    commi = [CommaText(num=c.num, text=c.text) for c in a.commi] if offset == 0 and nxt is None else []
-    if commi and json_cost(page) + sum(json_cost(c.text) + len(c.num) + 24 for c in commi) > size:
+    status = article_status(a.lifecycle, day, repealed_flag=a.repealed)
+    last = a.commi[-1].num if a.commi else None
+    commi = [CommaText(num=c.num, text=c.text, status=comma_status(a.lifecycle, c.num, last, day)[0])
+             for c in a.commi] if offset == 0 and nxt is None else []
+    if commi and json_cost(page) + sum(json_cost(c.text) + len(c.num) + 40 for c in commi) > size:
         # the commi repeat the text: send them only when both fit the answer budget
         commi = []
         notes = list(notes) + ["commi omitted: the article's text already holds them and both would not fit one answer"]
-    src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
-           "act_title": a.act_title, "urn": a.urn}
+    warnings = status_notes(a.lifecycle, day)
+    version_note = _version_note(a.in_force_date, at_date, stale, a.valid_to, original=original)
+    whole = struck_whole(a.lifecycle, day)
+    if whole is not None:
+        version_note = (f"NOT law in force{' on ' + at_date if at_date else ''}: {describe(whole)}. The words below "
+                        f"are the export's record of the text, not a rule that applies ({version_note})")
+    elif status == "repealed":
+        version_note = f"NOT law in force: the article is repealed (abrogato) ({version_note})"
+    elif status == "partly_affected":
+        version_note += "; parts of it are repealed or were declared unconstitutional: see warnings"
     return TextResult(
         urn=a.urn, eli_uri=_eli_uri(a.eli or eli), human_readable_citation=_citation(src, a.article),
         source_url=a.source_url, article=a.article, heading=a.heading, text=page,
         commi=commi,
         repealed=a.repealed, amended=a.amended, format="text", at_date=at_date, in_force_date=a.in_force_date,
         valid_to=a.valid_to,
-        version_note=_version_note(a.in_force_date, at_date, stale, a.valid_to, original=original),
+        version_note=version_note,
         served_from=served_from, stale=stale, fetched_at=a.fetched_at, offset=offset, total_chars=len(a.text),
-        next_offset=nxt, original=original, notes=notes,
+        next_offset=nxt, original=original, notes=notes, provision_status=status, lifecycle=list(a.lifecycle),
+        warnings=warnings,
     )
 
 
