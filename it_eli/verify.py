@@ -32,6 +32,8 @@ from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotF
 from .normattiva import codes as codesmod
 from .normattiva import urn as urnmod
 from .normattiva.akn import normalize_article_key
+from .normattiva.lifecycle import describe as describe_event
+from .provision_status import comma_status, item_status, whole_status
 from .statutes import ORIGINAL, ActVersion, StatuteStore
 
 MAX_INPUT_CHARS = 1_000_000
@@ -44,7 +46,7 @@ VERSIONS_CACHE_SECONDS = 60.0
 CONTENT_THRESHOLD = 0.5  # calibrated on tests/verify_cases.py (see DISCOVERY.md (verification))
 
 Status = Literal[
-    "verified", "not_found", "repealed", "content_mismatch", "content_unconfirmed",
+    "verified", "not_found", "repealed", "declared_unconstitutional", "content_mismatch", "content_unconfirmed",
     "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "unparseable_citation",
     "comma_not_checkable", "lettera_not_checkable", "out_of_corpus",
 ]
@@ -53,7 +55,7 @@ GAP_KINDS = (
     "comma_not_checkable", "lettera_not_checkable", "out_of_corpus",
 )
 # outcomes where the article (or decision) was found but a human should look: not a pass
-REVIEW_KINDS = ("repealed", "content_mismatch", "content_unconfirmed")
+REVIEW_KINDS = ("repealed", "declared_unconstitutional", "content_mismatch", "content_unconfirmed")
 # existence decided and confirmed (the comma/lettera gaps: the article itself was found)
 CONFIRMED_KINDS = ("verified", "comma_not_checkable", "lettera_not_checkable")
 # Overall, worst first: a status never reads as a pass unless something was confirmed and nothing needs review.
@@ -146,6 +148,7 @@ class VerifySummary(msgspec.Struct, kw_only=True):
     to_review: int  # repealed + content_mismatch + content_unconfirmed
     gaps: int
     live_lookups: int
+    declared_unconstitutional: int = 0  # article or comma struck down by the Constitutional Court
 
 
 class VerifyResult(msgspec.Struct, kw_only=True):
@@ -783,7 +786,8 @@ class Verifier:
         r2 = r if r.urn == v.urn else _Resolved(urn=v.urn, ref=r.ref, label=r.label)
         return self._judge_article(c, r2, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
                                    repealed=a.repealed, version=v.version, served="local_index",
-                                   source_url=a.source_url, extra=extra or stale, act_title=a.act_title or v.title)
+                                   source_url=a.source_url, extra=extra or stale, act_title=a.act_title or v.title,
+                                   lifecycle=a.lifecycle)
 
     def _absent(self, r: _Resolved, key: str, v: ActVersion, served: str, why: str) -> _Outcome:
         hint, near = range_hint(v.keys, key)
@@ -792,11 +796,28 @@ class Verifier:
                         detail=f"art. {key} does not exist in {r.label} (version {v.version}, {why})")
 
     def _judge_article(self, c, r, key, *, heading, text, commi, repealed, version, served, source_url, extra="",
-                       act_title=None) -> _Outcome:
-        """Order of verdicts: repealed; a missing comma, lettera or numero (not_found); a description
-        that does not fit (review); a comma/lettera that could not be checked (gap); verified."""
+                       act_title=None, lifecycle=()) -> _Outcome:
+        """Order of verdicts: repealed or struck down (the article, or the comma / lettera cited);
+        a missing comma, lettera or numero (not_found); a description that does not fit (review);
+        a comma/lettera that could not be checked (gap); verified."""
         base = dict(urn=r.urn, checked_version=version, served_from=served, source_url=source_url)
         where = f"art. {key} {r.label}"
+        lifecycle = list(lifecycle or ())
+        out_of_force = whole_status(lifecycle, self.at, list(commi or []))
+        if out_of_force is None and c.comma and commi:
+            for w in (x for x in c.comma.split(",") if x):
+                num = commi[-1] if w == "ultimo" else w
+                st, evs = comma_status(lifecycle, canon_key(num), canon_key(commi[-1]), self.at)
+                if st in ("repealed", "declared_unconstitutional", "lapsed"):
+                    out_of_force = (st, evs[0], f"comma {w}")
+                    break
+        if out_of_force is None and c.lettera:
+            out_of_force = item_status(lifecycle, c.comma, c.lettera, self.at)
+        if out_of_force is not None:
+            st, ev, part = out_of_force
+            status = "declared_unconstitutional" if st == "declared_unconstitutional" else "repealed"
+            return _Outcome(status=status, detail=f"{where}{' ' + part if part else ''} exists in the export but is not "
+                            f"law in force: {describe_event(ev)}: flagged for review, not a hallucination" + extra, **base)
         if repealed:
             return _Outcome(status="repealed", detail=f"{where} exists but is repealed (abrogato) in the version of {version}: "
                             "flagged for review, not a hallucination" + extra, **base)
@@ -932,7 +953,8 @@ class Verifier:
             r2 = _Resolved(urn=tr.urn, ref=r.ref, label=r.label)
             return self._judge_article(c, r2, key, heading=tr.heading, text=tr.text, commi=[x.num for x in tr.commi],
                                        repealed=tr.repealed, version=tr.in_force_date or ORIGINAL, served=tr.served_from,
-                                       source_url=tr.source_url, extra=" (stale cached copy)" if tr.stale else "")
+                                       source_url=tr.source_url, extra=" (stale cached copy)" if tr.stale else "",
+                                       lifecycle=tr.lifecycle)
         except IdentityMismatch as exc:
             return _Outcome(status="act_unresolvable", urn=None,
                             detail=f"{r.label}: Normattiva answered with another act ({exc.message}); the citation's "
@@ -1213,6 +1235,7 @@ class Verifier:
                 citations=len(checked), checked=decided, verified=count("verified"), not_found=nf,
                 repealed=count("repealed"), content_mismatch=count("content_mismatch"),
                 content_unconfirmed=count("content_unconfirmed"), to_review=review,
+                declared_unconstitutional=count("declared_unconstitutional"),
                 partly_verified=count("comma_not_checkable") + count("lettera_not_checkable"), gaps=len(gaps),
                 live_lookups=self.live_used,
             ),
@@ -1249,7 +1272,8 @@ MAX_RAW_CHARS = 300  # a citation's text as reported ('artt. 1, 2, 3, ... c.p.' 
 MAX_FIELD_CHARS = 600  # any other text of a reported citation (details quote the citation)
 # worst first: what must never be lost to a page boundary comes before what is fine
 REPORT_ORDER = (
-    "not_found", "content_mismatch", "repealed", "content_unconfirmed", "upstream_unavailable", "act_unresolvable",
+    "not_found", "content_mismatch", "declared_unconstitutional", "repealed", "content_unconfirmed",
+    "upstream_unavailable", "act_unresolvable",
     "unparseable_citation", "act_not_in_corpus", "out_of_corpus", "comma_not_checkable", "lettera_not_checkable",
     "verified",
 )

@@ -25,7 +25,7 @@ from .errors import ItEliError
 EXIT_OK, EXIT_HALLUCINATION, EXIT_USAGE, EXIT_UNCHECKED = 0, 1, 2, 3
 
 _MARK = {
-    "verified": "OK  ", "not_found": "FAIL", "repealed": "WARN", "content_mismatch": "WARN", "content_unconfirmed": "WARN",
+    "verified": "OK  ", "not_found": "FAIL", "repealed": "WARN", "declared_unconstitutional": "WARN", "content_mismatch": "WARN", "content_unconfirmed": "WARN",
 }
 _HEADLINE = {
     "VERIFIED": "every citation was found",

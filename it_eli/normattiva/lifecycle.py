@@ -512,14 +512,14 @@ def _court_events(notes: str, key: str, act_number: str | None) -> list[Provisio
             if not commi:
                 if items:
                     for scope, item in items:
-                        out.append(ProvisionEvent(scope=scope, item=item, partial=True, **common))
+                        out.append(ProvisionEvent(scope=scope, item=item, partial=partial or scope == 'periodo', **common))
                 else:
                     out.append(ProvisionEvent(scope="article", partial=partial, **common))
                 continue
             for n in commi:
                 if items:
                     for scope, item in items:
-                        out.append(ProvisionEvent(scope=scope, comma=n, item=item, partial=True, **common))
+                        out.append(ProvisionEvent(scope=scope, comma=n, item=item, partial=partial or scope == 'periodo', **common))
                 else:
                     out.append(ProvisionEvent(scope="comma", comma=n, partial=partial, **common))
     return out

@@ -39,8 +39,8 @@ from ..normattiva import api, clock, codes, portal
 from ..normattiva import urn as urnmod
 from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
 from ..normattiva.latin import LATIN
-from ..normattiva.lifecycle import ProvisionEvent, describe, struck_whole
-from ..provision_status import ProvisionStatus, article_status, comma_status, inserted_event, status_notes
+from ..normattiva.lifecycle import ProvisionEvent, describe
+from ..provision_status import ProvisionStatus, article_status, comma_status, inserted_event, status_notes, whole_status
 from ..statutes import (
     DATASET_NOTE,
     ORIGINAL,
@@ -841,7 +841,7 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         raise NotFound(f"{cite}: not yet in force on {day}: {describe(inserted)}",
                        valid=f"a date from {inserted.since} on", not_yet_in_force=True, in_force_from=inserted.since)
     page, nxt = _page(a.text, offset, size)
-    status = article_status(a.lifecycle, day, repealed_flag=a.repealed)
+    status = article_status(a.lifecycle, day, repealed_flag=a.repealed, commi=[c.num for c in a.commi])
     last = a.commi[-1].num if a.commi else None
     commi = [CommaText(num=c.num, text=c.text, status=comma_status(a.lifecycle, c.num, last, day)[0])
              for c in a.commi] if offset == 0 and nxt is None else []
@@ -851,7 +851,8 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         notes = list(notes) + ["commi omitted: the article's text already holds them and both would not fit one answer"]
     warnings = status_notes(a.lifecycle, day)
     version_note = _version_note(a.in_force_date, at_date, stale, a.valid_to, original=original)
-    whole = struck_whole(a.lifecycle, day)
+    out = whole_status(a.lifecycle, day, [c.num for c in a.commi])
+    whole = out[1] if out else None
     if whole is not None:
         version_note = (f"NOT law in force{' on ' + at_date if at_date else ''}: {describe(whole)}. The words below "
                         f"are the export's record of the text, not a rule that applies ({version_note})")
