@@ -27,6 +27,7 @@ import msgspec
 
 from .analysis import Analyzer
 from .budget import ENVELOPE_CHARS
+from .content_meaning import antonym_clash
 from .citations.extract import CODE_ACTS, COURT_NAMES, Citation, extract_citations
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
 from .normattiva import codes as codesmod
@@ -609,6 +610,7 @@ class _Outcome(msgspec.Struct, kw_only=True):
     gap_note: str | None = None
     ecli: str | None = None
     text_only_fit: bool = False  # the description fits the text, not a word of it is in the rubrica: see _description_elsewhere
+    antonym: str | None = None  # the description says the opposite of the rubrica ("annullabilità" vs "nullità")
 
 
 class _Resolved(msgspec.Struct, kw_only=True):
@@ -854,6 +856,14 @@ class Verifier:
                 fit = description_fit(self.an, c.description, heading, text)
                 score = _score_of(fit, heading)
                 text_only = bool(heading) and fit is not None and fit[0] == 0.0
+                clash = antonym_clash(self.an, c.description, heading) if score is not None else None
+                if clash is not None:
+                    # not a mismatch yet: check_statute looks for the article the description does fit
+                    return _Outcome(status="content_unconfirmed", content_score=0.0,
+                                    antonym=f"{clash[0]} / {clash[1]}",
+                                    detail=f"{where} exists, but the description ({c.description}) says "
+                                    f"'{clash[0]}' where its rubrica says '{clash[1]}': the opposite meaning: review"
+                                    + extra, **base)
                 if score is not None and score < CONTENT_THRESHOLD:
                     # not a mismatch yet: check_statute looks for the article the description does fit
                     return _Outcome(status="content_unconfirmed", content_score=score,
@@ -886,7 +896,7 @@ class Verifier:
         best = None
         for h in res.hits:
             other = canon_key(h.article)
-            if other == key or h.repealed:
+            if other == key or h.repealed or antonym_clash(self.an, c.description, h.heading):
                 continue
             if strict:
                 # the other rubrica must BE the description: all its words in the rubrica, and the
@@ -905,6 +915,9 @@ class Verifier:
             if best is None or score > best[0]:
                 best = (score, other, h.heading)
         if best is None:
+            if o.antonym:
+                return msgspec.structs.replace(o, status="content_mismatch", detail=o.detail.removesuffix(": review")
+                                               + "; no other article of the act has that rubrica: review")
             if strict:
                 return o
             return msgspec.structs.replace(o, detail=o.detail.removesuffix(": review") + "; no other article of the act "
