@@ -1002,6 +1002,8 @@ def _finish(a: Article, identity: ActIdentity, code_found: bool) -> Article:
         act_type=identity.act_type, original_export=identity.version == "ORIGINAL", heading_marked=a.amended,
     )
     heading = a.heading
+    if heading is not None:
+        heading = _lifecycle.clean_text(heading, a.notes).replace("\n", " ") or None
     if heading is not None and (not heading.strip() or _NO_HEADING_RE.match(heading.strip())):
         heading = None
     commi = [Comma(num=n, text=_lifecycle.clean_text(t, a.notes)) for n, t in (derived or raw_commi)]

@@ -321,7 +321,7 @@ _DECISION_RE = re.compile(
     re.IGNORECASE,
 )
 _PARTIAL_RE = re.compile(
-    r"nella\s+parte\s+in\s+cui|nelle\s+parti\s+in\s+cui|limitatamente|nei\s+limiti|nei\s+medesimi\s+limiti|"
+    r"nella\s*parte\s+in\s+cui|nelle\s*parti\s+in\s+cui|\b(?:parte|parti|casi|ipotesi)\s+in\s+cui|limitatamente|nei\s+limiti|nei\s+medesimi\s+limiti|"
     r"\bove\b|\bin\s+quanto\b|per\s+la\s+parte|nella\s+parte\s+relativa|secondo\s+quanto\s+precisato|"
     r"con\s+riferimento\s+a|\bse\b\s+riferit|\bsolo\s+(?:per|nel)",
     re.IGNORECASE,

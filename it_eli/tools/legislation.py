@@ -840,7 +840,11 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
                            in_force_from=inserted.since)
         raise NotFound(f"{cite}: not yet in force on {day}: {describe(inserted)}",
                        valid=f"a date from {inserted.since} on", not_yet_in_force=True, in_force_from=inserted.since)
-    page, nxt = _page(a.text, offset, size)
+    events, warnings, cut = _bounded_lifecycle(a.lifecycle, day, size // 5)
+    if cut:
+        notes = list(notes) + [cut]
+    page, nxt = _page(a.text, offset, max(1, size - json_cost(msgspec.json.encode(events).decode())
+                                          - sum(json_cost(w) + 4 for w in warnings)))
     status = article_status(a.lifecycle, day, repealed_flag=a.repealed, commi=[c.num for c in a.commi])
     last = a.commi[-1].num if a.commi else None
     commi = [CommaText(num=c.num, text=c.text, status=comma_status(a.lifecycle, c.num, last, day)[0])
@@ -849,7 +853,6 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         # the commi repeat the text: send them only when both fit the answer budget
         commi = []
         notes = list(notes) + ["commi omitted: the article's text already holds them and both would not fit one answer"]
-    warnings = status_notes(a.lifecycle, day)
     version_note = _version_note(a.in_force_date, at_date, stale, a.valid_to, original=original)
     out = whole_status(a.lifecycle, day, [c.num for c in a.commi])
     whole = out[1] if out else None
@@ -868,9 +871,34 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         valid_to=a.valid_to,
         version_note=version_note,
         served_from=served_from, stale=stale, fetched_at=a.fetched_at, offset=offset, total_chars=len(a.text),
-        next_offset=nxt, original=original, notes=notes, provision_status=status, lifecycle=list(a.lifecycle),
+        next_offset=nxt, original=original, notes=notes, provision_status=status, lifecycle=events,
         warnings=warnings,
     )
+
+
+def _bounded_lifecycle(events: list[ProvisionEvent], day: str, budget: int
+                       ) -> tuple[list[ProvisionEvent], list[str], str | None]:
+    """The lifecycle events and their warnings within `budget` characters each: what takes a
+    whole provision out of force first, then the partial declarations (l. 296/2006 art. 1 has
+    hundreds). Says how many were left out."""
+    ordered = sorted(events, key=lambda e: (e.partial, e.scope not in ("act", "article")))
+    kept: list[ProvisionEvent] = []
+    warnings: list[str] = []
+    cost_e = cost_w = 0
+    for e in ordered:
+        w = status_notes([e], day)
+        ce = len(msgspec.json.encode(e)) + 1
+        cw = sum(json_cost(x) + 4 for x in w)
+        if cost_e + ce > budget or cost_w + cw > budget:
+            break
+        kept.append(e)
+        warnings.extend(w)
+        cost_e += ce
+        cost_w += cw
+    if len(kept) == len(events):
+        return list(events), warnings, None
+    return kept, warnings, (f"lifecycle: {len(kept)} of {len(events)} recorded events shown (the ones that take "
+                            "a whole provision out of force first); the rest are in the act's AKN notes")
 
 
 def _article_label(a: StoredArticle) -> str:
