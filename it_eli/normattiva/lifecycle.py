@@ -245,7 +245,7 @@ def derive_commi(text: str) -> list[tuple[str, str]]:
 
 _NOTICE_RE = re.compile(
     r"(?:\(\(\s*|^[\s(]*)(?P<what>ARTICOL[OI]|COMMA|COMMI|LETTERA|LETTERE|NUMERO|NUMERI|PERIODO|PERIODI|PROVVEDIMENTO|"
-    r"CAPOVERSO|PARTE)\s+(?P<verb>ABROGAT|SOPPRESS)[OIAE]\s+(?P<by>(?:DAL|DALLA|DALLO|DALL'|DAI|DALLE)\b[^\n]*?)"
+    r"CAPOVERSO|PARTE)\s+(?P<verb>ABROGAT|SOPPRESS)[OIAE]\s+(?P<by>(?:DALLA|DALLO|DALLE|DALL'|DAI|DAL|DA|CON|PER\s+EFFETTO)\b[^\n]*?)"
     r"\s*(?:\)\)|\.?\s*$)",
     re.MULTILINE,
 )
@@ -254,7 +254,7 @@ _SCOPE_OF = {
     "CAPOVERSO": "comma", "LETTERA": "lettera", "LETTERE": "lettera", "NUMERO": "numero", "NUMERI": "numero",
     "PERIODO": "periodo", "PERIODI": "periodo", "PARTE": "periodo",
 }
-_BY_RE = re.compile(r"^(?:DALLA|DALLO|DALLE|DALL'|DAI|DAL)\s*", re.IGNORECASE)
+_BY_RE = re.compile(r"^(?:DALLA|DALLO|DALLE|DALL'|DAI|DAL|DA|CON|PER\s+EFFETTO\s+(?:DEL|DELLA|DELL')?)\s*", re.IGNORECASE)
 _LETTER_LINE_RE = re.compile(r"^\s*\(*\s*([a-z]{1,2}(?:-?(?:" + _latin.LATIN + r"))?)\)", re.IGNORECASE)
 _NUMBER_LINE_RE = re.compile(r"^\s*\(*\s*(\d{1,3}(?:-?(?:" + _latin.LATIN + r"))?)[)°]", re.IGNORECASE)
 
@@ -279,9 +279,19 @@ def _repeal_events(text: str, commi: list[tuple[str, str]], whole_article: bool)
             scope = _SCOPE_OF[m.group("what").upper()]
             by, when = _repealer(m.group("by"))
             detail = m.group(0).strip("() ")
+            line_start = ctext.rfind("\n", 0, m.start()) + 1
+            nxt = _NEXT_COMMA_RE.match(ctext[line_start:]) if line_start > 0 else None
+            if nxt is not None and scope in ("comma", "article", "act"):
+                # "12. COMMA ABROGATO …" left inside comma 11 by the export: it is comma 12's notice
+                label = re.match(r"\(*\s*(\d+(?:\s*-?\s*[a-z]+)?(?:\.\d+)?)", ctext[line_start:], re.IGNORECASE)
+                out.append(ProvisionEvent(kind="repealed", scope="comma", comma=_norm_comma(label.group(1)), by=by,
+                                          by_date=when, detail=detail))
+                continue
             if scope in ("comma", "article", "act"):
-                # the notice stands for the whole comma only when nothing else of it is left
-                if _outside_words(ctext, m):
+                # the notice stands for the whole comma only when nothing else of it is left (lines
+                # opening with their own number, "2-bis). …", are a next comma the export left inside)
+                own = _own_lines(ctext, m)
+                if _outside_words(own, _NOTICE_RE.search(own) or m):
                     scope_e: Scope = "periodo"
                     out.append(ProvisionEvent(kind="repealed", scope=scope_e, comma=num, by=by, by_date=when,
                                               detail=detail, partial=True))
@@ -295,6 +305,24 @@ def _repeal_events(text: str, commi: list[tuple[str, str]], whole_article: bool)
                 out.append(ProvisionEvent(kind="repealed", scope=scope, comma=num, item=item, by=by, by_date=when,
                                           detail=detail, partial=scope == "periodo"))
     return out
+
+
+_NEXT_COMMA_RE = re.compile(r"^\(*\s*\d+(?:\s*-?\s*(?:" + _latin.LATIN + r"))?(?:\.\d+)?\s*\)?\s*[.)](?!\d)", re.IGNORECASE)
+
+
+def _own_lines(ctext: str, m: re.Match) -> str:
+    """The comma's text up to the first later line that opens with a comma number of its own."""
+    start = ctext.rfind("\n", 0, m.start()) + 1
+    end = ctext.find("\n", m.end())
+    if end < 0:
+        return ctext
+    lines = ctext[end + 1:].split("\n")
+    keep = []
+    for ln in lines:
+        if _NEXT_COMMA_RE.match(ln):
+            break
+        keep.append(ln)
+    return "\n".join([ctext[:end]] + keep) if start >= 0 else ctext
 
 
 def _outside_words(text: str, m: re.Match) -> bool:
