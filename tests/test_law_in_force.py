@@ -168,3 +168,30 @@ def test_every_abrogated_or_struck_provision_is_never_plainly_in_force(testdata)
                     assert st != "in_force", (path.name, a.key)
                     checked += 1
     assert checked > 300
+
+
+async def test_akn_xml_of_one_article_is_that_article(app):
+    r = await _text(app, reference="art. 575 c.p.", format="akn_xml")
+    assert r.format == "akn_xml" and r.total_chars < 20_000
+    assert 'name="Codice Penale-art. 575"' in r.text and "Codice Penale-art. 576" not in r.text
+    r2 = await _text(app, reference="art. 21-septies l. 241/1990", format="akn_xml")
+    assert "21-septies" in r2.text and "21-octies" not in r2.text.split("</num>", 1)[0]
+
+
+async def test_version_amended_by_a_later_local_act_is_not_called_current(app):
+    # d.lgs. 209/2024 (also in the store) amends d.lgs. 36/2023, held locally as of 2023-05-30
+    r = await _text(app, reference="art. 8 d.lgs. 36/2023")
+    assert "in force today" not in r.version_note
+    assert r.version_note.startswith("newest version held locally, dated 2023-05-30; not confirmed current")
+    assert "n. 209" in r.version_note
+    # an act no later local act amends keeps its plain note
+    r2 = await _text(app, reference="art. 575 c.p.")
+    assert "not confirmed current" not in r2.version_note
+
+
+def test_stale_note_never_says_in_force_today():
+    from it_eli.tools.legislation import _version_note
+
+    note = _version_note("2023-05-30", None, True)
+    assert note.startswith("newest version held locally, dated 2023-05-30; not confirmed current")
+    assert "in force today" not in note

@@ -38,6 +38,8 @@ from ..http import check_url_allowed, host_key
 from ..normattiva import api, clock, codes, portal
 from ..normattiva import urn as urnmod
 from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
+from ..normattiva.akn_fragment import article_xml
+from ..currency import later_amending_acts
 from ..normattiva.latin import LATIN
 from ..normattiva.lifecycle import ProvisionEvent, describe
 from ..provision_status import ProvisionStatus, article_status, comma_status, inserted_event, status_notes, whole_status
@@ -826,7 +828,7 @@ async def it_get_act(app, reference, at_date=None):
 
 
 def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, size, offset, eli=None,
-                    original: bool = False) -> TextResult:
+                    original: bool = False, amended_by: list[str] | None = None) -> TextResult:
     day = at_date or clock.today_iso()
     src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
            "act_title": a.act_title, "urn": a.urn}
@@ -854,6 +856,9 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         commi = []
         notes = list(notes) + ["commi omitted: the article's text already holds them and both would not fit one answer"]
     version_note = _version_note(a.in_force_date, at_date, stale, a.valid_to, original=original)
+    if amended_by and a.in_force_date and not original:
+        version_note = (f"newest version held locally, dated {a.in_force_date}; not confirmed current: the local "
+                        f"store holds later act(s) that amend this act ({'; '.join(amended_by)})")
     out = whole_status(a.lifecycle, day, [c.num for c in a.commi])
     whole = out[1] if out else None
     if whole is not None:
@@ -1066,7 +1071,9 @@ async def _article(app, target: Target, key: str, at: str | None, size: int, off
         versions = await asyncio.to_thread(store.versions, target.urn)
     local, settled = _local_article(store, cands, versions, day, today, at is None)
     if local is not None and settled:
-        return _article_result(local, at_date=at, served_from="local_index", stale=False, notes=notes, size=size, offset=offset)
+        newer = await asyncio.to_thread(later_amending_acts, store, local) if at is None else []
+        return _article_result(local, at_date=at, served_from="local_index", stale=False, notes=notes, size=size,
+                               offset=offset, amended_by=newer)
     if local is None and target.urn:
         proof = await asyncio.to_thread(_proven_absent, store, target.urn, key, cands, versions, day, today, at is None)
         if proof is not None:
@@ -1252,9 +1259,15 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
         raw_xml = await asyncio.to_thread(store.raw_xml, version.urn, version.version)
         if raw_xml is None:
             raise NotAvailable("the Akoma Ntoso export of this version is not kept locally", valid="format='text'")
-        full = raw_xml.decode("utf-8", "replace")
         if key:
-            notes.append("format=akn_xml returns the whole act's export; the article is inside it")
+            part = await asyncio.to_thread(article_xml, raw_xml, key)
+            if part is None:
+                raise NotFound(f"art. {key} is not in the Akoma Ntoso export of {version.title or version.urn} "
+                               f"(version {version.version})", valid="an article of the act (see it_get_act), or no "
+                               "article for the whole export")
+            raw_xml = part
+            notes.append(f"the Akoma Ntoso XML of art. {key} only, cut from the export of version {version.version}")
+        full = raw_xml.decode("utf-8", "replace")
     else:
         articles = await asyncio.to_thread(store.articles, version.urn, version.version)
         full = "\n\n".join(
