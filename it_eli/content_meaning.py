@@ -7,7 +7,8 @@ not fit it, however many other words they share.
 
 The rule (general, no list of pairs): two words clash when one is the other's root behind a
 negating prefix (in-/im-/il-/ir-, a-/an-, dis-, s-, non-) — compared on the same Italian analysis
-as search (it_eli/analysis.py, index_schema/analyzers.toml) — or when a word is negated by `non`
+as search (it_eli/analysis.py, index_schema/analyzers.toml) —, when they are one root behind two
+prefixes of opposite direction (inclusione / esclusione, assenso / dissenso), or when a word is negated by `non`
 / `senza` in one text and not in the other. Words both texts share are never compared.
 """
 
@@ -21,6 +22,10 @@ __all__ = ["antonym_clash"]
 
 _NEG_PREFIXES = ("non", "dis", "in", "im", "il", "ir", "an", "a", "s")
 _NEGATORS = ("non", "senza")
+# prefixes of opposite direction: two words that differ only by one of these (inclusione /
+# esclusione, assenso / dissenso, importazione / esportazione) name opposite things
+_DIRECTION_PREFIXES = ("contro", "sovra", "sotto", "post", "pre", "pro", "dis", "ex", "es", "in", "im", "as", "a",
+                       "s")
 _WORD_RE = re.compile(r"[^\W\d_]+")
 MIN_ROOT = 4  # characters the two roots must share (null-, legittim-, ammissibil-)
 
@@ -57,6 +62,20 @@ def _prefixed(an: Analyzer, neg: str, plain: str) -> bool:
     return False
 
 
+def _swapped_prefix(a: str, b: str) -> bool:
+    """`a` and `b` are one root behind two different prefixes of opposite direction."""
+    for p in _DIRECTION_PREFIXES:
+        if not a.startswith(p):
+            continue
+        for q in _DIRECTION_PREFIXES:
+            if q == p or not b.startswith(q) or p.startswith(q) or q.startswith(p):
+                continue
+            ra, rb = a[len(p):], b[len(q):]
+            if len(ra) >= 5 and ra == rb:
+                return True
+    return False
+
+
 def _negated(words: list[str]) -> set[str]:
     return {words[i + 1] for i, w in enumerate(words[:-1]) if w in _NEGATORS}
 
@@ -72,7 +91,7 @@ def antonym_clash(an: Analyzer, description: str, rubrica: str | None) -> tuple[
     r_only = [w for w in dict.fromkeys(rw) if len(w) >= 5 and _stem(an, w) not in dstems]
     for d in d_only:
         for r in r_only:
-            if _prefixed(an, d, r) or _prefixed(an, r, d):
+            if _prefixed(an, d, r) or _prefixed(an, r, d) or _swapped_prefix(d, r):
                 return d, r
     dneg, rneg = _negated(dw), _negated(rw)
     for w in dneg - rneg:

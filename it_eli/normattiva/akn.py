@@ -996,7 +996,7 @@ def _finish(a: Article, identity: ActIdentity, code_found: bool) -> Article:
     if extra_notes:
         a = msgspec.structs.replace(a, text=text, notes="\n".join(n for n in (a.notes, extra_notes) if n))
     raw_commi = [(c.num, _lifecycle.split_notes(c.text)[0]) for c in a.commi]
-    derived = raw_commi if len(raw_commi) > 1 else _commi_from_text(a.text, code=a.in_attachment and code_found)
+    derived = raw_commi if len(raw_commi) > 1 else _commi_from_text(a.text, code=True)
     events = _lifecycle.article_events(
         a.key, a.text, derived or raw_commi, a.notes, act_number=identity.number, act=identity.lifecycle,
         act_type=identity.act_type, original_export=identity.version == "ORIGINAL", heading_marked=a.amended,

@@ -195,9 +195,9 @@ def clean_text(text: str, notes: str = "") -> str:
     a parenthesised number that is part of the law stays; an article with no notes keeps them all
     except the `((n))` form, which is never law.
     """
-    if not text:
-        return text
-    known = note_numbers(notes)
+    if not text or "(" not in text:
+        return text  # the parser already normalised whitespace; nothing to take out
+    known = note_numbers(notes) if "AGGIORNAMENTO" in (notes or "") else set()
 
     def _ref(m: re.Match) -> str:
         whole = m.group(0)
@@ -205,17 +205,23 @@ def clean_text(text: str, notes: str = "") -> str:
             return " "
         return whole
 
-    s = _NOTE_REF_RE.sub(_ref, text)
-    s = s.replace(_OPEN, " ").replace(_CLOSE, " ")
     lines = []
-    for line in s.split("\n"):
-        line = re.sub(r"[ \t]{2,}", " ", line).strip()
-        line = re.sub(r"\s+([.,;:])", r"\1", line)
-        line = re.sub(r"\(\s+", "(", line)
-        line = re.sub(r"\s+\)", ")", line)
-        if line and re.search(r"[\w]", line):
-            lines.append(line)
+    for line in text.split("\n"):
+        if "(" in line or ")" in line:
+            line = _NOTE_REF_RE.sub(_ref, line).replace(_OPEN, " ").replace(_CLOSE, " ")
+            line = _TIDY_RE.sub(_tidy, line).strip()
+            if not _HAS_WORD_RE.search(line):
+                continue
+        lines.append(line)
     return "\n".join(lines)
+
+
+_TIDY_RE = re.compile(r"[ \t]{2,}|\s+(?=[.,;:)])|(?<=\()\s+")
+_HAS_WORD_RE = re.compile(r"\w")
+
+
+def _tidy(m: re.Match) -> str:
+    return " " if m.group(0).startswith("  ") and not m.string[m.end():m.end() + 1] in ".,;:)" else ""
 
 
 # an unnumbered code article: each line is one comma, except list items ("1)", "a)") and
