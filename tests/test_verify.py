@@ -79,7 +79,13 @@ def exports(testdata):
         version = (e.group(2) or "0") if e else "0"
         if ident not in newest or version > newest[ident][0]:
             newest[ident] = (version, path)
-    return {k: _blocks(p.read_text(encoding="utf-8", errors="replace")) for k, (_, p) in newest.items()}
+    out = {}
+    for k, (_, p) in newest.items():
+        xml = p.read_text(encoding="utf-8", errors="replace")
+        out[k] = _blocks(xml)
+        if "decaduto per mancata conversione" in xml:  # a lapsed decree-law: its articles are not law
+            out[k]["__lapsed__"] = ""
+    return out
 
 
 def _truth(exports, e) -> str | None:
@@ -100,7 +106,7 @@ def _truth(exports, e) -> str | None:
     if block is None:
         return "not_found"
     text = re.sub(r"<[^>]+>", " ", block)
-    if "ARTICOLO ABROGATO" in text:
+    if "ARTICOLO ABROGATO" in text or "__lapsed__" in blocks:
         return "repealed"
     comma_status = None
     if e["comma"]:
