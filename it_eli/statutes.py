@@ -476,7 +476,8 @@ class StatuteStore:
     def add_single_article(self, *, urn: str, key: str, heading: str | None, text: str, in_force_from: str | None,
                            in_force_to: str | None, repealed: bool, act_title: str | None, act_type: str | None,
                            act_number: str | None, act_date: str | None, act_year: int | None, eli: str | None,
-                           source_url: str, commi: list[dict] | None = None, original: bool = False) -> None:
+                           source_url: str, commi: list[dict] | None = None, original: bool = False,
+                           lifecycle: list[ProvisionEvent] | None = None, amended: bool | None = None) -> None:
         """Keep one article fetched through the OpenData API (its own in-force window).
 
         `original`: the answer to `@originale` (the first version), so a later request for the
@@ -484,9 +485,11 @@ class StatuteStore:
         """
         version = in_force_from or ORIGINAL
         src = {
-            "num": key, "heading": heading, "text": text, "commi": commi or [], "amended": "((" in text,
+            "num": key, "heading": heading, "text": text, "commi": commi or [],
+            "amended": ("((" in text) if amended is None else amended,
             "act_title": act_title, "act_type": act_type, "act_number": act_number, "act_date": act_date,
             "act_year": act_year, "source_url": source_url, "eli": eli, "original": original,
+            "lifecycle": msgspec.to_builtins(lifecycle or []),
         }
         doc_id = f"{urn}#{normalize_article_key(key)}@{version}"
         doc = tantivy.Document(

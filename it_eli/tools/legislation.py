@@ -41,7 +41,7 @@ from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
 from ..normattiva.akn_fragment import article_xml
 from ..currency import later_amending_acts
 from ..normattiva.latin import LATIN
-from ..normattiva.lifecycle import ProvisionEvent, describe
+from ..normattiva.lifecycle import ProvisionEvent, article_events, clean_text, describe
 from ..provision_status import ProvisionStatus, article_status, comma_status, inserted_event, status_notes, whole_status
 from ..statutes import (
     DATASET_NOTE,
@@ -1018,8 +1018,13 @@ async def _store_api_article(app, ref: urnmod.Urn, key: str, art: api.ApiArticle
     if ref.act_type == "costituzione":
         urn = codes.CODES_BY_ID["cost"].urn
     eli = await asyncio.to_thread(store.any_eli, urn)
+    # the same reading of the export's record as for the AKN exports: lifecycle from the raw text
+    # and the AGGIORNAMENTO notes, then the text without markers and note numbers
+    notes_text = "\n-----\n".join(art.editorial_notes)
+    events = article_events(key, art.text, [], notes_text, act_number=art.number, act_type=art.act_type)
     await asyncio.to_thread(
-        store.add_single_article, urn=urn, key=key, heading=art.heading, text=art.text,
+        store.add_single_article, urn=urn, key=key, heading=clean_text(art.heading or "", notes_text) or None,
+        text=clean_text(art.text, notes_text), lifecycle=events, amended="((" in art.text,
         in_force_from=art.in_force_from, in_force_to=art.in_force_to, repealed=art.repealed,
         act_title=art.act_subtitle or art.act_title, act_type=art.act_type, act_number=art.number,
         act_date=art.date, act_year=int(art.date[:4]) if art.date else None, eli=eli,
