@@ -815,6 +815,11 @@ class Verifier:
                     break
         if out_of_force is None and c.lettera:
             out_of_force = item_status(lifecycle, c.comma, c.lettera, self.at)
+        if out_of_force is None and c.numero:
+            for n in (x for x in c.numero.split(",") if x):
+                out_of_force = item_status(lifecycle, c.comma, n, self.at)
+                if out_of_force is not None:
+                    break
         if out_of_force is not None:
             st, ev, part = out_of_force
             status = "declared_unconstitutional" if st == "declared_unconstitutional" else "repealed"

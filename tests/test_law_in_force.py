@@ -195,3 +195,21 @@ def test_stale_note_never_says_in_force_today():
     note = _version_note("2023-05-30", None, True)
     assert note.startswith("newest version held locally, dated 2023-05-30; not confirmed current")
     assert "in force today" not in note
+
+
+async def test_struck_down_numero_and_unread_parts(app):
+    # Corte cost. 113/1968 struck down n. 5 of the second comma of art. 28 c.p.
+    r = await verify_text(app, "art. 28, secondo comma, n. 5, c.p.")
+    assert r.citations[0].status == "declared_unconstitutional", r.citations[0].detail
+    assert "n. 113" in r.citations[0].detail
+    r2 = await verify_text(app, "art. 28, secondo comma, n. 1, c.p.")
+    assert r2.citations[0].status == "verified"
+
+
+def test_a_named_part_that_cannot_be_read_is_never_the_whole_article():
+    notes = ("AGGIORNAMENTO (9)\nLa Corte Costituzionale, con sentenza 1 - 2 marzo 1990, n. 99 (in G.U. 1a s.s. "
+             "7/3/1990, n. 10), ha dichiarato l'illegittimita' costituzionale del capoverso ultimo-bis del presente "
+             "articolo.")
+    events = article_events("7", "Testo.\nAltro.", [("1", "Testo."), ("2", "Altro.")], notes, act_number="1")
+    assert events and all(e.partial for e in events)
+    assert article_status(events, None, commi=["1", "2"]) == "partly_affected"

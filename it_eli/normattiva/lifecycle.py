@@ -345,6 +345,9 @@ _ORDINALS = {
     "primo": 1, "secondo": 2, "terzo": 3, "quarto": 4, "quinto": 5, "sesto": 6, "settimo": 7, "ottavo": 8,
     "nono": 9, "decimo": 10, "undicesimo": 11, "dodicesimo": 12, "tredicesimo": 13, "quattordicesimo": 14,
     "quindicesimo": 15, "sedicesimo": 16,
+    # cardinals written out ("del comma quattro del presente articolo", c.p. 222)
+    "uno": 1, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sei": 6, "sette": 7, "otto": 8, "nove": 9,
+    "dieci": 10,
 }
 _ORD_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True)) + "|ultimo"
 _COMMA_NUM = r"\d+(?:\s*-?\s*(?:" + _latin.LATIN + r"))?(?:\.\d+)?"
@@ -543,6 +546,11 @@ def _court_events(notes: str, key: str, act_number: str | None) -> list[Provisio
                         items.append(("periodo", im.group("per").split()[0].lower()))
             common = dict(kind="unconstitutional", by=citation, by_date=when, since=since, detail=detail,
                           note=num.group(1) if num else None)
+            if not commi and not items and re.search(r"\b(?:comm[ai]|lett(?:era|ere|\.)|numer[oi]|period[oi]|"
+                                                     r"capovers[oi]|parol[ae])\b", " ".join(spans), re.IGNORECASE):
+                # a part is named but could not be read: never widen it to the whole article
+                out.append(ProvisionEvent(scope="article", partial=True, **common))
+                continue
             if not commi:
                 if items:
                     for scope, item in items:
