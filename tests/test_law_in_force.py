@@ -213,3 +213,13 @@ def test_a_named_part_that_cannot_be_read_is_never_the_whole_article():
     events = article_events("7", "Testo.\nAltro.", [("1", "Testo."), ("2", "Altro.")], notes, act_number="1")
     assert events and all(e.partial for e in events)
     assert article_status(events, None, commi=["1", "2"]) == "partly_affected"
+
+
+async def test_originale_is_the_decree_as_published(app):
+    from it_eli.errors import NotFound
+
+    with pytest.raises(NotFound) as exc:
+        await _text(app, reference="urn:nir:stato:decreto.legge:2012-12-03;207~art1bis@originale")
+    assert exc.value.details.get("not_in_original") and "conversion law" in exc.value.message
+    r = await _text(app, reference="urn:nir:stato:decreto.legge:2012-12-03;207~art1@originale")
+    assert r.original and any("may differ from the decree as published" in w for w in r.warnings)

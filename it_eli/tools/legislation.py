@@ -856,6 +856,10 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         commi = []
         notes = list(notes) + ["commi omitted: the article's text already holds them and both would not fit one answer"]
     version_note = _version_note(a.in_force_date, at_date, stale, a.valid_to, original=original)
+    if original and a.amended and a.kind == "act" and a.act_type == "decreto.legge":
+        warnings = [*warnings, "Normattiva's ORIGINAL export of a converted decree-law also carries changes made on "
+                    "conversion (marked (( )) in the export): this wording may differ from the decree as published "
+                    "in the G.U."]
     if amended_by and a.in_force_date and not original:
         version_note = (f"newest version held locally, dated {a.in_force_date}; not confirmed current: the local "
                         f"store holds later act(s) that amend this act ({'; '.join(amended_by)})")
