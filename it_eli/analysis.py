@@ -10,14 +10,16 @@ offsets computed on filtered text apply unchanged to the original.
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import re
 import tomllib
 from collections.abc import Iterable
-from pathlib import Path
 
 import tantivy
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "index_schema"
+# The one place that locates index_schema/: shipped as the package it_eli.index_schema (a
+# checkout maps it to the top-level folder), so an installed wheel reads the same files.
+SCHEMA_DIR = importlib.resources.files("it_eli.index_schema")
 
 _ACCENT = {"a": "à", "e": "è", "i": "ì", "o": "ò", "u": "ù", "A": "À", "E": "È", "I": "Ì", "O": "Ò", "U": "Ù"}
 _UNACCENT = {v: k for k, v in _ACCENT.items()} | {"é": "e", "É": "E", "á": "a", "í": "i", "ó": "o", "ú": "u"}
@@ -107,7 +109,7 @@ NO_ELISION_SPLIT_PATTERN = r"\w+(?:['\u2019]\w+)*"
 
 @functools.cache
 def analyzer_specs() -> dict:
-    with open(SCHEMA_DIR / "analyzers.toml", "rb") as fh:
+    with (SCHEMA_DIR / "analyzers.toml").open("rb") as fh:
         return tomllib.load(fh)
 
 

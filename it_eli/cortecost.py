@@ -22,6 +22,8 @@ from typing import IO
 
 import msgspec
 
+from . import progress
+
 # Limits against hostile archives.
 MAX_DEPTH = 4
 MAX_MEMBER_BYTES = 512 * 1024 * 1024  # one decompressed member (a year's JSON is tens of MB)
@@ -224,7 +226,14 @@ def _walk_zip(fileobj: IO[bytes], report: SourceReport, label: str, depth: int) 
         report.errors.append(f"{label}: corrupt zip ({str(exc)[:80]})")
         return
     with zf:
-        for info in sorted(zf.infolist(), key=lambda i: i.filename):
+        members = sorted(zf.infolist(), key=lambda i: i.filename)
+        # progress over the archive's own members (a year each in the Court's archives): their
+        # compressed sizes are known up front, so the bar has a percentage and a time left
+        total, read = sum(i.compress_size for i in members), 0
+        for info in members:
+            if depth == 1:
+                progress.report(f"indexing {label}", read, total, "B")
+                read += info.compress_size
             if info.is_dir():
                 continue
             name = f"{label}!{info.filename}"
@@ -241,6 +250,8 @@ def _walk_zip(fileobj: IO[bytes], report: SourceReport, label: str, depth: int) 
                     yield from records_from_json(data, report, name)
             else:
                 report.reject("archive member that is not JSON or zip (skipped)")
+        if depth == 1:
+            progress.report(f"indexing {label}", total, total, "B")
 
 
 def iter_source(path: Path, report: SourceReport) -> Iterator[Decision]:

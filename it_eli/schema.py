@@ -94,7 +94,7 @@ class IndexDef(msgspec.Struct, frozen=True):
 
 @functools.cache
 def load_index_def(name: str) -> IndexDef:
-    with open(SCHEMA_DIR / f"{name}.toml", "rb") as fh:
+    with (SCHEMA_DIR / f"{name}.toml").open("rb") as fh:
         raw = tomllib.load(fh)
     return msgspec.convert(raw, IndexDef)
 

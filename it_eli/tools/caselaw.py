@@ -58,7 +58,10 @@ async def ensure_decisions(app) -> None:
         if app.decisions.exists():
             return
         from ..build import build_from_sources
+        from ..progress import report as report_progress
 
+        # minutes of work inside one call: say so at once (clients with a progress token see it)
+        report_progress("building the Constitutional Court index (first use)", 0)
         try:
             report = await build_from_sources(app, None)
         except ItEliError as exc:
