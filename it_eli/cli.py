@@ -47,7 +47,7 @@ def _cmd_index_build(args, settings) -> int:
         app = App(settings)
         try:
             with reporting(bar):
-                return await build_from_sources(app, args.source or None)
+                return await build_from_sources(app, args.source or None, full=getattr(args, "full", False))
         finally:
             await app.close()
 
@@ -56,17 +56,21 @@ def _cmd_index_build(args, settings) -> int:
     finally:
         bar.close()
     rejected = sum(report.rejected.values())
-    status = "published" if report.published else "NOT published (previous index kept)"
+    up_to_date = report.incremental and not report.published and not report.errors
+    status = ("published" if report.published else
+              "already up to date (index unchanged)" if up_to_date else "NOT published (previous index kept)")
     years = f"{report.year_range[0]}-{report.year_range[1]}" if report.year_range else "-"
+    what = (f"added {report.added}, replaced {report.replaced}, {report.unchanged} unchanged"
+            if report.incremental else f"indexed {report.indexed} decisions")
     print(
-        f"indexed {report.indexed} decisions ({years}) in {report.seconds:.1f}s; "
+        f"{what} ({years}) in {report.seconds:.1f}s; "
         f"{report.duplicates} duplicates, {rejected} rejected, {len(report.errors)} source errors; {status}"
     )
     for reason, n in sorted(report.rejected.items()):
         print(f"  rejected {n}: {reason}", file=sys.stderr)
     for err in report.errors[:20]:
         print(f"  error: {err}", file=sys.stderr)
-    return exitcodes.OK if report.published else exitcodes.UNAVAILABLE
+    return exitcodes.OK if report.published or up_to_date else exitcodes.UNAVAILABLE
 
 
 def _cmd_index_status(args, settings) -> int:
@@ -166,7 +170,12 @@ def build_parser() -> argparse.ArgumentParser:
     isub = idx.add_subparsers(dest="index_command", required=True)
     b = isub.add_parser("build", help="build the index from the Court's open data (or --source files/URLs)")
     b.add_argument("--source", action="append", metavar="PATH_OR_URL", help="archive, JSON file, directory or URL (repeatable)")
+    b.add_argument("--full", action="store_true",
+                   help="rebuild everything (default: add only what the current index lacks, replace what changed)")
     b.set_defaults(func=_cmd_index_build)
+    u = isub.add_parser("update", help="add the Court's newly published decisions to the index (for a scheduled job)")
+    u.add_argument("--source", action="append", metavar="PATH_OR_URL", help="archive, JSON file, directory or URL (repeatable)")
+    u.set_defaults(func=_cmd_index_build)
     st = isub.add_parser("status", help="what the index holds")
     st.set_defaults(func=_cmd_index_status)
 

@@ -86,7 +86,41 @@ def input_schema(spec: ToolSpec) -> dict[str, Any]:
 
 
 def output_schema(spec: ToolSpec) -> dict[str, Any]:
-    return _inline_schema(spec.result)
+    """The result's schema with its definitions inlined and nullable simple types as type lists:
+    the same contract, which a client validates on every call (the Python SDK with jsonschema)
+    in half the time ($ref resolution and anyOf branches were most of a case search's round trip)."""
+    schema = _inline_schema(spec.result)
+    try:
+        return _flatten({k: v for k, v in schema.items() if k != "$defs"}, schema.get("$defs", {}), ())
+    except _Recursive:
+        return schema
+
+
+_ANNOTATIONS = {"title", "description", "default", "examples"}
+
+
+def _flatten(node: Any, defs: dict[str, Any], stack: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_flatten(x, defs, stack) for x in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+        name = ref.rsplit("/", 1)[1]
+        if name in stack:  # a recursive type cannot be inlined
+            raise _Recursive(name)
+        return _flatten(defs[name], defs, (*stack, name))
+    out = {k: _flatten(v, defs, stack) for k, v in node.items()}
+    branches = out.get("anyOf")
+    if isinstance(branches, list) and set(out) - {"anyOf"} <= _ANNOTATIONS and all(
+            isinstance(b, dict) and set(b) == {"type"} and isinstance(b["type"], str) for b in branches):
+        del out["anyOf"]
+        out["type"] = [b["type"] for b in branches]
+    return out
+
+
+class _Recursive(Exception):
+    pass
 
 
 def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
