@@ -24,6 +24,10 @@ REGISTRY: dict[str, tuple[str, str]] = {
         "benchmarks.bench_citations",
         "Citation extraction throughput on 1 MB inputs, realistic and pathological (issue 5: linear time)",
     ),
+    "content": (
+        "benchmarks.bench_content",
+        "Content check: precision/recall of content_mismatch on the labelled description table, offline (issue 12)",
+    ),
     "verify": (
         "benchmarks.bench_verify",
         "Citation verification on the labelled table (extraction P/R, per-citation accuracy, safety counts), offline (issue 5)",

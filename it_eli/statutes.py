@@ -30,6 +30,7 @@ from .config import Settings
 from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .normattiva.akn import Act, normalize_article_key, parse_act
+from .normattiva.lifecycle import ProvisionEvent
 from .query import ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
@@ -73,6 +74,8 @@ class StoredArticle(msgspec.Struct, kw_only=True):
     kind: str = "act"  # 'act' (from a whole-act export) or 'article' (OpenData API)
     valid_to: str | None = None
     original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated version
+    # what the export records happened to the article (normattiva/lifecycle.py); [] for API answers
+    lifecycle: list[ProvisionEvent] = msgspec.field(default_factory=list)
 
 
 class ActVersion(msgspec.Struct, kw_only=True):
@@ -375,6 +378,7 @@ class StatuteStore:
             "source_url": source_url, "eli": ident.eli, "context": a.context,
             # absent in documents written before: read as current when fetched (the old rule)
             "current_at": meta.get("current_at", fetched_at), "known_to": meta.get("known_to"),
+            "lifecycle": msgspec.to_builtins(a.lifecycle),
         }
         doc = tantivy.Document(
             doc_id=f"{ident.urn}#{a.key}@{version}", act_version=act_version, urn=ident.urn, eli=ident.eli or "",
@@ -476,7 +480,8 @@ class StatuteStore:
     def add_single_article(self, *, urn: str, key: str, heading: str | None, text: str, in_force_from: str | None,
                            in_force_to: str | None, repealed: bool, act_title: str | None, act_type: str | None,
                            act_number: str | None, act_date: str | None, act_year: int | None, eli: str | None,
-                           source_url: str, commi: list[dict] | None = None, original: bool = False) -> None:
+                           source_url: str, commi: list[dict] | None = None, original: bool = False,
+                           lifecycle: list[ProvisionEvent] | None = None, amended: bool | None = None) -> None:
         """Keep one article fetched through the OpenData API (its own in-force window).
 
         `original`: the answer to `@originale` (the first version), so a later request for the
@@ -484,9 +489,11 @@ class StatuteStore:
         """
         version = in_force_from or ORIGINAL
         src = {
-            "num": key, "heading": heading, "text": text, "commi": commi or [], "amended": "((" in text,
+            "num": key, "heading": heading, "text": text, "commi": commi or [],
+            "amended": ("((" in text) if amended is None else amended,
             "act_title": act_title, "act_type": act_type, "act_number": act_number, "act_date": act_date,
             "act_year": act_year, "source_url": source_url, "eli": eli, "original": original,
+            "lifecycle": msgspec.to_builtins(lifecycle or []),
         }
         doc_id = f"{urn}#{normalize_article_key(key)}@{version}"
         doc = tantivy.Document(
@@ -556,6 +563,7 @@ class StatuteStore:
             act_number=src.get("act_number"), act_date=src.get("act_date"), act_year=src.get("act_year"),
             kind=f["kind"][0], valid_to=f["valid_to"][0] or None,
             original=bool(src.get("original")) or (version == ORIGINAL and f["kind"][0] == "act"),
+            lifecycle=msgspec.convert(src.get("lifecycle") or [], list[ProvisionEvent]),
         )
 
     def is_fresh(self, fetched_at: str) -> bool:
