@@ -7,7 +7,6 @@ leaves CURRENT naming the previous, complete index. Readers re-read CURRENT to s
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 from collections.abc import Iterator
 
 from .errors import InvalidArg
+from .locking import exclusive
 
 
 class IndexDir:
@@ -75,16 +75,6 @@ class IndexDir:
 
     @contextmanager
     def build_lock(self) -> Iterator[None]:
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / "build.lock", "w") as fh:
-            try:
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise InvalidArg(
-                    f"another index build is running on {self.root}",
-                    valid="wait for it to finish, then try again",
-                )
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        busy = InvalidArg(f"another index build is running on {self.root}", valid="wait for it to finish, then try again")
+        with exclusive(self.root / "build.lock", timeout=0, busy=busy):
+            yield

@@ -11,7 +11,6 @@ new schema version.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import gzip
 import hashlib
 import logging
@@ -29,6 +28,7 @@ from .analysis import Analyzer, mark_snippet
 from .config import Settings
 from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
+from .locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .query import parse_query, ranked_search
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
@@ -286,21 +286,9 @@ class StatuteStore:
 
     @contextmanager
     def _write_lock(self):
-        self.idir.root.mkdir(parents=True, exist_ok=True)
-        with open(self.idir.root / "write.lock", "w") as fh:
-            deadline = time.monotonic() + self.WRITE_LOCK_TIMEOUT
-            while True:
-                try:
-                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise ItEliError("the statute index is busy (another process is writing)", valid="retry shortly")
-                    time.sleep(0.05)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        busy = ItEliError("the statute index is busy (another process is writing)", valid="retry shortly")
+        with exclusive(self.idir.root / "write.lock", timeout=self.WRITE_LOCK_TIMEOUT, busy=busy):
+            yield
 
     # ------------------------------------------------------------ writing
     def add_act(self, act: Act, *, source_url: str, raw_xml: bytes | None = None, fetched_at: str | None = None,

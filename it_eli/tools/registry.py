@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect
 
+from ..audit import UNKNOWN_TOOL
 from ..errors import InvalidArg, ItEliError
 
 log = logging.getLogger(__name__)
@@ -155,7 +156,8 @@ async def call(app, name: str, arguments: dict[str, Any] | None) -> tuple[bool, 
         out = msgspec.to_builtins(err)
         audit = getattr(app, "audit", None)
         if audit is not None:
-            audit.record(str(name)[:100], arguments, out, time.monotonic() - started, "invalid_arg")
+            # the name is client-chosen text (it may carry client data): not written verbatim
+            audit.record(UNKNOWN_TOOL, arguments, out, time.monotonic() - started, "invalid_arg")
         return True, out
     try:
         params = decode_args(spec, arguments)
