@@ -131,9 +131,10 @@ async def _run_stdio(app: App) -> None:
 async def _run_http(app: App, host: str, port: int) -> None:
     import uvicorn
 
+    from .netserve import streamable_app, uvicorn_config
+
     server = build_server(app)
-    starlette_app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
-    config = uvicorn.Config(starlette_app, host=host, port=port, log_level="warning", log_config=None)
+    config = uvicorn_config(streamable_app(server, app.settings, host, port), app.settings, host, port)
     try:
         await uvicorn.Server(config).serve()
     finally:
@@ -146,5 +147,8 @@ def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, a
     if transport == "stdio":
         anyio.run(_run_stdio, app)
     else:
+        from .netserve import check_exposure
+
+        check_exposure(app.settings, host)
         print(f"it_eli MCP server on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
         anyio.run(_run_http, app, host, port)
