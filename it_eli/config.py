@@ -47,6 +47,7 @@ ENV_VARS: dict[str, tuple[str, str]] = {
     "IT_ELI_LOG_LEVEL": ("INFO", "Log level (logs go to stderr, never stdout)."),
     "IT_ELI_AUDIT_MAX_BYTES": ("10485760", "Size at which the audit log (IT_ELI_HOME/logs/audit.jsonl) is rotated (bytes)."),
     "IT_ELI_AUDIT_KEEP": ("5", "Rotated audit log files kept (audit.jsonl.1 ... .N)."),
+    "IT_ELI_CALL_DEADLINE": ("40", "Seconds a tool call may take; upstream lookups stop a few seconds earlier and the call answers with what it has."),
     "IT_ELI_HTTP_TOKEN": ("", "Bearer token HTTP clients must send (required when serving off loopback)."),
     "IT_ELI_HTTP_TOKEN_FILE": ("", "File holding the bearer token (instead of IT_ELI_HTTP_TOKEN)."),
     "IT_ELI_HTTP_NO_AUTH": ("0", "1 to serve off loopback without a token (only behind a proxy that authenticates)."),
@@ -87,6 +88,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     circuit_seconds: float = 60.0
     audit_max_bytes: int = 10_485_760
     audit_keep: int = 5
+    call_deadline: float = 40.0
     http_token: str = ""
     http_no_auth: bool = False
     http_allowed_hosts: tuple[str, ...] = ()
@@ -164,6 +166,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         circuit_seconds=float(_number(env, "IT_ELI_CIRCUIT_SECONDS", float)),
         audit_max_bytes=int(_number(env, "IT_ELI_AUDIT_MAX_BYTES", int)),
         audit_keep=int(_number(env, "IT_ELI_AUDIT_KEEP", int)),
+        call_deadline=float(_number(env, "IT_ELI_CALL_DEADLINE", float)),
         http_token=_token(env),
         http_no_auth=_flag(env, "IT_ELI_HTTP_NO_AUTH"),
         http_allowed_hosts=_names(env, "IT_ELI_HTTP_ALLOWED_HOSTS"),

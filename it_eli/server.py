@@ -52,7 +52,7 @@ def build_server(app: App) -> Server:
         return types.ListToolsResult(tools=tool_list)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        is_error, payload = await call(app, params.name, params.arguments)
+        is_error, payload = await call(app, params.name, params.arguments, client=id(ctx.session))
         if params.name not in TOOLS:
             # a protocol error, as the MCP spec lists unknown tools (the call is audited above)
             raise MCPError(types.INVALID_PARAMS, payload["message"], data={"valid": payload.get("valid")})

@@ -59,8 +59,12 @@ async def ensure_decisions(app) -> None:
             return
         from ..build import build_from_sources
 
+        # the build outlives the call that started it (a call's deadline must not kill it)
+        task = app.extras.get("first_build")
+        if task is None or task.done():
+            task = app.extras["first_build"] = asyncio.ensure_future(build_from_sources(app, None))
         try:
-            report = await build_from_sources(app, None)
+            report = await asyncio.shield(task)
         except ItEliError as exc:
             raise IndexMissing(
                 f"the Constitutional Court index has not been built and building it from the open data failed: {exc.message}",
