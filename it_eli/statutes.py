@@ -16,6 +16,7 @@ import hashlib
 import logging
 import os
 import re
+import stat
 import threading
 import time
 from contextlib import contextmanager
@@ -793,6 +794,23 @@ def portal_source_url(settings: Settings, act: Act) -> str:
     return base + urn
 
 
+def read_bounded(path: Path, limit: int) -> bytes:
+    """A file read whole only once it is known to be a regular file of at most `limit` bytes (the
+    largest upstream body accepted): a 2 GB sparse file or a device is refused, not read."""
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise InvalidArg("not a regular file", valid="an Akoma Ntoso export (.xml) saved from Normattiva")
+        if st.st_size > limit:
+            raise InvalidArg(f"{st.st_size:,} bytes is more than the {limit:,} accepted (IT_ELI_MAX_BODY_BYTES)",
+                             valid="an Akoma Ntoso export of one act (the largest codes are a few MB)")
+        raw = fh.read(limit + 1)
+    if len(raw) > limit:  # grew while being read
+        raise InvalidArg(f"more than the {limit:,} bytes accepted (IT_ELI_MAX_BODY_BYTES)",
+                         valid="an Akoma Ntoso export of one act")
+    return raw
+
+
 def import_files(settings: Settings, files: list[str]) -> ImportReport:
     """`it-eli statutes import`: load Akoma Ntoso exports (offline deployments, tests, benchmarks)."""
     store = StatuteStore(settings)
@@ -803,9 +821,12 @@ def import_files(settings: Settings, files: list[str]) -> ImportReport:
     for name in files:
         path = Path(name)
         try:
-            raw = path.read_bytes()
+            raw = read_bounded(path, settings.max_body_bytes)
         except OSError as exc:
             errors.append(f"{name}: {exc.strerror or exc}")
+            continue
+        except ItEliError as exc:
+            errors.append(f"{name}: {exc.message} (valid: {exc.valid})")
             continue
         try:
             act = parse_act(raw, user_supplied=True)
