@@ -26,7 +26,7 @@ from .analysis import Analyzer, mark_snippet, mark_words
 from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
-from .errors import IndexMissing, InvalidArg, NotFound, QueryError
+from .errors import IndexCorrupt, IndexMissing, IndexSchemaMismatch, InvalidArg, ItEliError, NotFound, QueryError
 from .indexdir import IndexDir
 from .query import QueryCompiler, parse_query, prefix_forms, ranked_search
 from .schema import create_index, load_index_def, open_index, write_meta
@@ -172,6 +172,7 @@ class CaseStats(msgspec.Struct, kw_only=True):
     index_path: str
     it_eli_version: str
     provenance: str = PROVENANCE
+    warnings: list[str] = msgspec.field(default_factory=list)  # e.g. index_corrupt: an earlier build serves
 
 
 # ---------------------------------------------------------------- build
@@ -236,8 +237,8 @@ def build_index(
     idir = IndexDir(index_root(settings))
     started = time.monotonic()
     sources = [Path(s) for s in sources]
-    with idir.build_lock():
-        build = idir.new_build_dir()
+    # a build that fails (disk full, an error, an interrupt) is removed: nothing left behind
+    with idir.build_lock(), idir.building() as build:
         index = create_index(build, defn)
         writer = index.writer(heap_size=heap_bytes, num_threads=threads)
         reports: list[SourceReport] = []
@@ -270,6 +271,7 @@ def build_index(
         if count == 0:
             writer.rollback()
             del writer
+            idir.discard(build)
             idir.cleanup(keep=2)
             return BuildReport(
                 indexed=0, duplicates=duplicates, rejected=summarize_rejections(reports),
@@ -321,6 +323,13 @@ FIELD_ALIASES = {
 }
 
 
+def _open_checked(path: Path, defn) -> tuple[tantivy.Index, dict]:
+    """Open a build and read its segment list, so a corrupt meta or segment shows here."""
+    index, meta = open_index(path, defn)
+    index.searcher().num_docs
+    return index, meta
+
+
 class DecisionIndex:
     """A reader over the CURRENT build; switches to a newer build atomically when one appears."""
 
@@ -332,6 +341,7 @@ class DecisionIndex:
         self._token: str | None = None
         self._index: tantivy.Index | None = None
         self._meta: dict = {}
+        self.warning: str | None = None  # set while an earlier build stands in for a corrupt one
         self._analyzers = {
             "epigrafe": _analyzer(), "testo": _analyzer(), "dispositivo": _analyzer(),
             "relatore": _analyzer("it_name"), "presidente": _analyzer("it_name"), "redattore": _analyzer("it_name"),
@@ -340,22 +350,47 @@ class DecisionIndex:
             self._analyzers[self.defn.catch_all] = _analyzer()
 
     def exists(self) -> bool:
-        return self.idir.current() is not None
+        """Something to serve: CURRENT, or a complete build to stand in for a corrupt one."""
+        return self.idir.current() is not None or bool(self.idir.complete_builds())
 
     def _open(self) -> tuple[tantivy.Index, dict]:
         token = self.idir.current_token()
         with self._lock:
             if self._index is None or token != self._token:
-                path = self.idir.current()
-                if path is None:
-                    raise IndexMissing(
-                        "the Constitutional Court index has not been built yet",
-                        valid="build it with `it-eli index build` (or `it-eli index build --source FILE.zip` offline)",
-                        command="it-eli index build",
-                    )
-                self._index, self._meta = open_index(path, self.defn)
+                self._index, self._meta, self.warning = self._open_serving()
                 self._token = token
             return self._index, self._meta
+
+    def _open_serving(self) -> tuple[tantivy.Index, dict, str | None]:
+        """The CURRENT build; if it cannot be read, the newest earlier complete build, with an
+        `index_corrupt` warning that names the rebuild command."""
+        path = self.idir.current()
+        if path is None and not self.idir.has_pointer() and not self.idir.complete_builds():
+            raise IndexMissing(
+                "the Constitutional Court index has not been built yet",
+                valid="build it with `it-eli index build` (or `it-eli index build --source FILE.zip` offline)",
+                command="it-eli index build",
+            )
+        try:
+            if path is None:
+                raise IndexCorrupt(f"CURRENT in {self.idir.root} names no build on disk")
+            return (*_open_checked(path, self.defn), None)
+        except IndexSchemaMismatch:
+            raise
+        except Exception as exc:
+            why = exc.message if isinstance(exc, ItEliError) else f"{type(exc).__name__}: {str(exc)[:200]}"
+        for prev in self.idir.complete_builds(exclude=path):
+            try:
+                index, meta = _open_checked(prev, self.defn)
+            except Exception:
+                continue
+            warning = (f"index_corrupt: the current Constitutional Court index cannot be read ({why}); serving the "
+                       f"previous complete build ({prev.name}, built {meta.get('built_at')}); rebuild with "
+                       "`it-eli index build`")
+            log.warning(warning)
+            return index, meta, warning
+        raise IndexCorrupt(f"the Constitutional Court index cannot be read ({why}) and no earlier complete build is on disk",
+                           valid="rebuild it with `it-eli index build`", command="it-eli index build")
 
     def searcher(self) -> tuple[tantivy.Index, tantivy.Searcher, dict]:
         index, meta = self._open()
@@ -425,6 +460,8 @@ class DecisionIndex:
                           phrases=phrase_probe(parsed.root, _analyzer()))
         facets = self._facets(searcher, self._with_filters(ranked.query, filters))
         notes = query_notes + list(parsed.notes)
+        if self.warning:
+            notes.insert(0, self.warning)
         outside = _years_outside_index(self._meta, anno, year_from, year_to)
         if outside:
             notes.append(outside)
@@ -590,6 +627,7 @@ class DecisionIndex:
             total=searcher.num_docs, year_range=meta.get("year_range"), by_type=by_type, built_at=meta.get("built_at"),
             sources=meta.get("sources", []), schema_version=meta.get("schema_version", 0),
             index_path=str(self.idir.current()), it_eli_version=__version__,
+            warnings=[self.warning] if self.warning else [],
         )
 
 

@@ -142,8 +142,11 @@ async def _run_http(app: App, host: str, port: int) -> None:
 
 
 def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, app: App | None = None) -> None:
+    from .housekeeping import clean_at_start
+
     app = app or App()
     log.info("it_eli %s serving MCP over %s (home %s)", __version__, transport, app.settings.home)
+    clean_at_start(app.settings)
     if transport == "stdio":
         anyio.run(_run_stdio, app)
     else:
