@@ -147,6 +147,9 @@ def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, a
     app = app or App()
     log.info("it_eli %s serving MCP over %s (home %s)", __version__, transport, app.settings.home)
     clean_at_start(app.settings)
+    # the loop thread waits at most this long for the GIL held by a worker thread (default 5 ms):
+    # light calls need it many times per answer
+    sys.setswitchinterval(0.001)
     if transport == "stdio":
         anyio.run(_run_stdio, app)
     else:
