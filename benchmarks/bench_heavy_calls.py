@@ -16,14 +16,13 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from . import WORK_DIR
-from .load_test import _closed_port, pct, server_env, wait_port
+from .load_test import _closed_port, pct, server_env, stop_server, wait_port
 
 PARA = ("Ai sensi dell'art. 2043 c.c. e dell'art. 3 della legge 7 agosto 1990, n. 241, come chiarito da Cass. civ., "
         "sez. III, n. 12345/2019 e dalla sentenza n. 238 del 2014 della Corte costituzionale, nonché dall'art. 24 "
@@ -92,11 +91,7 @@ async def run(args) -> dict:
         stop.set()
         await task
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
     return {
         "machine": {"cpus": os.cpu_count(), "loadavg": [round(x, 1) for x in os.getloadavg()]},
         "heavy_calls": args.heavy, "chars_each": args.chars,

@@ -396,6 +396,15 @@ def audit_lines(home: Path) -> list[str]:
     return lines
 
 
+def stop_server(proc) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def wait_port(port: int, proc, deadline: float) -> None:
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -424,12 +433,7 @@ async def run_floor(args, env: dict, work: Path, log) -> dict:
             args.max_seconds,
         )
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
     log(f"floor (no-op tool): {floor['calls_per_second']} calls/s")
     return floor
 
@@ -459,12 +463,7 @@ async def run(args, log) -> dict:
         )
         http["server_alive"] = proc.poll() is None
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
     floor = await run_floor(args, env, work, log)
     stdio = await asyncio.wait_for(drive_stdio(env, stdio_calls, 20, args.call_timeout, log), args.max_seconds)
     lines = audit_lines(home)
