@@ -24,6 +24,7 @@ from pathlib import Path
 
 import msgspec
 import tantivy
+from cachetools import LRUCache
 
 from .analysis import Analyzer, mark_snippet
 from .config import Settings
@@ -204,10 +205,19 @@ def _article_citation(key: str) -> str:
     return f"art. {key}"
 
 
+def _memo_size(entry: tuple) -> int:
+    """Approximate bytes of a memo entry (its value as msgpack, plus overhead)."""
+    try:
+        return 200 + len(msgspec.msgpack.encode(entry[1]))
+    except (TypeError, msgspec.EncodeError):
+        return 4096
+
+
 class StatuteStore:
     """Reader/writer over the statute index in IT_ELI_HOME."""
 
     WRITE_LOCK_TIMEOUT = 120.0
+    MEMO_BYTES = 32 * 1024 * 1024
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -221,7 +231,9 @@ class StatuteStore:
         # Reader cache: the searcher is reused until the index's meta.json changes (a commit by
         # this or another process rewrites it), so a cached lookup costs no reload.
         self._searcher_cache: tuple[tantivy.Searcher, tuple] | None = None
-        self._memo: dict[tuple, object] = {}
+        # bounded in bytes: keys come from callers (any URN, any date), so a client asking for many
+        # distinct ones must not grow it without end between two commits
+        self._memo: LRUCache = LRUCache(maxsize=self.MEMO_BYTES, getsizeof=_memo_size)
 
     # ------------------------------------------------------------ opening
     def _ensure_created(self) -> None:
@@ -277,7 +289,10 @@ class StatuteStore:
             return hit[1]
         value = compute()
         with self._lock:
-            self._memo[key] = (searcher, value)
+            try:
+                self._memo[key] = (searcher, value)
+            except ValueError:  # larger than the whole memo: served, not kept
+                pass
         return value
 
     def _invalidate(self) -> None:

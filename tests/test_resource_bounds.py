@@ -61,3 +61,18 @@ def test_a_real_export_still_imports(make_settings, testdata):
     report = import_files(make_settings(), [str(testdata / "normattiva-akn" / "mcp-legal-it__legge_241_1990.xml")])
     assert report.acts == 1 and not report.errors and os.path.getsize(
         testdata / "normattiva-akn" / "mcp-legal-it__legge_241_1990.xml") < make_settings().max_body_bytes
+
+
+def test_the_statute_memo_is_bounded_in_bytes_however_many_acts_are_asked(make_settings, testdata):
+    from it_eli.statutes import StatuteStore
+
+    settings = make_settings()
+    import_files(settings, [str(testdata / "normattiva-akn" / "mcp-legal-it__legge_241_1990.xml")])
+    store = StatuteStore(settings)
+    store.MEMO_BYTES = 64 * 1024
+    store._memo = type(store._memo)(maxsize=store.MEMO_BYTES, getsizeof=store._memo.getsizeof)
+    for n in range(3000):  # URNs a client made up: each answer (no versions) would be kept
+        assert store.versions(f"urn:nir:stato:legge:1990-08-07;{1000 + n}") == []
+    assert store._memo.currsize <= 64 * 1024 and len(store._memo) < 3000
+    real = store.list_acts()[0]
+    assert store.versions(real) and store.versions(real)  # still memoized and answered
