@@ -55,9 +55,19 @@ def _process_pool() -> ProcessPoolExecutor:
     with _pool_lock:
         if _pool is None:
             # spawn: safe with the server's threads, and the same on every platform
-            _pool = ProcessPoolExecutor(max_workers=CORES, mp_context=multiprocessing.get_context("spawn"))
+            _pool = ProcessPoolExecutor(max_workers=CORES, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_lower_priority)
             atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
         return _pool
+
+
+def _lower_priority() -> None:
+    """Workers yield the CPU to the server process, whose loop answers the light calls."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(10)
+        except OSError:
+            pass
 
 
 def _slots() -> asyncio.Semaphore:
