@@ -36,7 +36,7 @@ class IndexDir:
     def current_token(self) -> str | None:
         try:
             raw = (self.root / "CURRENT").read_bytes()
-        except (FileNotFoundError, NotADirectoryError):
+        except FileNotFoundError:
             return None
         return raw.decode("utf-8", "replace").strip() or None
 
