@@ -11,12 +11,12 @@ new schema version.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import gzip
 import hashlib
 import logging
 import os
 import re
+import stat
 import threading
 import time
 from contextlib import contextmanager
@@ -24,11 +24,13 @@ from pathlib import Path
 
 import msgspec
 import tantivy
+from cachetools import LRUCache
 
 from .analysis import Analyzer, mark_snippet
 from .config import Settings
 from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
+from .locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .normattiva.lifecycle import ProvisionEvent
 from .query import ranked_search
@@ -212,10 +214,19 @@ def _article_citation(key: str) -> str:
     return f"art. {key}"
 
 
+def _memo_size(entry: tuple) -> int:
+    """Approximate bytes of a memo entry (its value as msgpack, plus overhead)."""
+    try:
+        return 200 + len(msgspec.msgpack.encode(entry[1]))
+    except (TypeError, msgspec.EncodeError):
+        return 4096
+
+
 class StatuteStore:
     """Reader/writer over the statute index in IT_ELI_HOME."""
 
     WRITE_LOCK_TIMEOUT = 120.0
+    MEMO_BYTES = 32 * 1024 * 1024
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -230,7 +241,9 @@ class StatuteStore:
         # Reader cache: the searcher is reused until the index's meta.json changes (a commit by
         # this or another process rewrites it), so a cached lookup costs no reload.
         self._searcher_cache: tuple[tantivy.Searcher, tuple] | None = None
-        self._memo: dict[tuple, object] = {}
+        # bounded in bytes: keys come from callers (any URN, any date), so a client asking for many
+        # distinct ones must not grow it without end between two commits
+        self._memo: LRUCache = LRUCache(maxsize=self.MEMO_BYTES, getsizeof=_memo_size)
 
     # ------------------------------------------------------------ opening
     def _ensure_created(self) -> None:
@@ -286,7 +299,10 @@ class StatuteStore:
             return hit[1]
         value = compute()
         with self._lock:
-            self._memo[key] = (searcher, value)
+            try:
+                self._memo[key] = (searcher, value)
+            except ValueError:  # larger than the whole memo: served, not kept
+                pass
         return value
 
     def _invalidate(self) -> None:
@@ -296,21 +312,9 @@ class StatuteStore:
 
     @contextmanager
     def _write_lock(self):
-        self.idir.root.mkdir(parents=True, exist_ok=True)
-        with open(self.idir.root / "write.lock", "w") as fh:
-            deadline = time.monotonic() + self.WRITE_LOCK_TIMEOUT
-            while True:
-                try:
-                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise ItEliError("the statute index is busy (another process is writing)", valid="retry shortly")
-                    time.sleep(0.05)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        busy = ItEliError("the statute index is busy (another process is writing)", valid="retry shortly")
+        with exclusive(self.idir.root / "write.lock", timeout=self.WRITE_LOCK_TIMEOUT, busy=busy):
+            yield
 
     # ------------------------------------------------------------ writing
     def add_act(self, act: Act, *, source_url: str, raw_xml: bytes | None = None, fetched_at: str | None = None,
@@ -848,6 +852,23 @@ def portal_source_url(settings: Settings, act: Act) -> str:
     return base + urn
 
 
+def read_bounded(path: Path, limit: int) -> bytes:
+    """A file read whole only once it is known to be a regular file of at most `limit` bytes (the
+    largest upstream body accepted): a 2 GB sparse file or a device is refused, not read."""
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise InvalidArg("not a regular file", valid="an Akoma Ntoso export (.xml) saved from Normattiva")
+        if st.st_size > limit:
+            raise InvalidArg(f"{st.st_size:,} bytes is more than the {limit:,} accepted (IT_ELI_MAX_BODY_BYTES)",
+                             valid="an Akoma Ntoso export of one act (the largest codes are a few MB)")
+        raw = fh.read(limit + 1)
+    if len(raw) > limit:  # grew while being read
+        raise InvalidArg(f"more than the {limit:,} bytes accepted (IT_ELI_MAX_BODY_BYTES)",
+                         valid="an Akoma Ntoso export of one act")
+    return raw
+
+
 def import_files(settings: Settings, files: list[str]) -> ImportReport:
     """`it-eli statutes import`: load Akoma Ntoso exports (offline deployments, tests, benchmarks)."""
     store = StatuteStore(settings)
@@ -858,9 +879,12 @@ def import_files(settings: Settings, files: list[str]) -> ImportReport:
     for name in files:
         path = Path(name)
         try:
-            raw = path.read_bytes()
+            raw = read_bounded(path, settings.max_body_bytes)
         except OSError as exc:
             errors.append(f"{name}: {exc.strerror or exc}")
+            continue
+        except ItEliError as exc:
+            errors.append(f"{name}: {exc.message} (valid: {exc.valid})")
             continue
         try:
             act = parse_act(raw, user_supplied=True)

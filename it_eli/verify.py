@@ -37,6 +37,7 @@ from .normattiva.akn import normalize_article_key
 from .normattiva.lifecycle import describe as describe_event
 from .provision_status import comma_status, item_status, whole_status
 from .statutes import ORIGINAL, ActVersion, StatuteStore
+from .workers import PROCESS_MIN_CHARS, in_process, in_thread
 
 MAX_INPUT_CHARS = 1_000_000
 MAX_LIVE_LOOKUPS = 40  # per call: a pasted brief must not turn into hundreds of upstream requests
@@ -557,6 +558,43 @@ def check_items(text: str, comma: str | None, lettera: str | None, numero: str |
                 return "unknown", f"the article's text has no numbered items (1), 2) ... or 1°, 2° ...): n. {want} was not checked"
             return "absent", f"{where} has no n. {want}" + (f" (its numeri: {_span(here)})" if here else " (it has no numeri)")
     return "ok", ", ".join(found)
+
+
+def _plan(cites: list[Citation]) -> list[tuple[Citation, list[Citation], tuple]]:
+    """Each citation with the others sharing its place in the text, and its memo key."""
+    groups: dict[tuple[int, int], list[Citation]] = {}
+    for c in cites:
+        if c.kind == "statute" and c.article is not None:
+            groups.setdefault((c.start, c.end), []).append(c)
+    out = []
+    for c in cites:
+        group = groups.get((c.start, c.end), []) if c.kind == "statute" else []
+        out.append((c, group, _citation_key(c, group)))
+    return out
+
+
+PACK_CHUNK = 500  # citations per msgpack chunk: decoding one holds the GIL a few ms, not 100+
+
+
+def _extract_packed(text: str) -> list[bytes]:
+    """In a worker process: the citations, msgpack-encoded in chunks (cheaper to send back than
+    pickles, and decoded chunk by chunk so the server's loop thread gets the GIL in between)."""
+    cites = extract_citations(text)
+    return [msgspec.msgpack.encode(cites[i : i + PACK_CHUNK]) for i in range(0, len(cites), PACK_CHUNK)]
+
+
+def _unpack(chunks: list[bytes]) -> list[Citation]:
+    out: list[Citation] = []
+    for chunk in chunks:
+        out.extend(msgspec.msgpack.decode(chunk, type=list[Citation]))
+    return out
+
+
+async def extract_off_loop(text: str) -> list[Citation]:
+    """The citations of `text`, extracted in a worker process when the text is long, else in a thread."""
+    if len(text) < PROCESS_MIN_CHARS:
+        return await in_thread(extract_citations, text)
+    return await in_thread(_unpack, await in_process(_extract_packed, text))
 
 
 def _citation_key(c: Citation, group: list[Citation]) -> tuple:
@@ -1172,35 +1210,36 @@ class Verifier:
 
     # ---------------------------------------------------------- run
     async def run(self, text: str) -> VerifyResult:
-        cites = extract_citations(text)
-        checked: list[CheckedCitation] = []
-        gaps: list[VerifyGap] = []
-        groups: dict[tuple[int, int], list[Citation]] = {}
-        for c in cites:
-            if c.kind == "statute" and c.article is not None:
-                groups.setdefault((c.start, c.end), []).append(c)
+        # CPU-heavy steps run off the event loop (it_eli/workers.py): the extraction in a worker
+        # process for a long text, the grouping and the report in a thread; only the checks,
+        # which wait on indexes and upstreams, run here.
+        cites = await extract_off_loop(text)
+        plan = await in_thread(_plan, cites)
         # Each distinct citation is checked once: a brief that cites art. 2043 c.c. 500 times costs
         # one check (and at most one live lookup), not 500.
         done: dict[tuple, tuple[_Outcome, str | None]] = {}
-        keys: dict[str, str] = {}
-        for i, c in enumerate(cites):
-            if i % 50 == 0 or i + 1 == len(cites):
-                progress.report("checking citations", i if i + 1 < len(cites) else len(cites), len(cites))
-            group = groups.get((c.start, c.end), []) if c.kind == "statute" else []
-            memo = _citation_key(c, group)
-            hit = done.get(memo)
-            if hit is not None:
-                o, ecli = hit
+        for i, (c, group, memo) in enumerate(plan):
+            if i % 50 == 0 or i + 1 == len(plan):
+                progress.report("checking citations", i if i + 1 < len(plan) else len(plan), len(plan))
+            if memo in done:
+                continue
+            if c.kind == "statute":
+                o = await self.check_statute(c)
+                if o.status in ("content_mismatch", "content_unconfirmed"):
+                    o = await self._group_description(c, o, group)
+                ecli = None
             else:
-                if c.kind == "statute":
-                    o = await self.check_statute(c)
-                    if o.status in ("content_mismatch", "content_unconfirmed"):
-                        o = await self._group_description(c, o, group)
-                    ecli = None
-                else:
-                    o = await self.check_case(c)
-                    ecli = c.ecli or o.ecli
-                done[memo] = (o, ecli)
+                o = await self.check_case(c)
+                ecli = c.ecli or o.ecli
+            done[memo] = (o, ecli)
+        return await in_thread(self._report, plan, done)
+
+    def _report(self, plan, done: dict[tuple, tuple[_Outcome, str | None]]) -> VerifyResult:
+        checked: list[CheckedCitation] = []
+        gaps: list[VerifyGap] = []
+        keys: dict[str, str] = {}
+        for c, _group, memo in plan:
+            o, ecli = done[memo]
             art = None
             if c.article is not None:
                 art = keys.get(c.article)
@@ -1418,10 +1457,10 @@ async def verify_answer(app, text: str, *, at_date: str | None = None, offline: 
     cache: TTLCache = app.extras.setdefault("verify_pages", TTLCache(maxsize=PAGE_CACHE_ENTRIES, ttl=PAGE_CACHE_SECONDS))
     hit = cache.get(key) if offset > 0 else None
     if hit is not None:
-        return answer_page(hit[0], hit[1], offset=offset, max_chars=max_chars)
+        return await in_thread(answer_page, hit[0], hit[1], offset=offset, max_chars=max_chars)
     result = await verify_text(app, text, at_date=at_date, offline=offline)
-    reported = distinct_citations(result)
-    answer = answer_page(result, reported, offset=offset, max_chars=max_chars)
+    reported = await in_thread(distinct_citations, result)
+    answer = await in_thread(answer_page, result, reported, offset=offset, max_chars=max_chars)
     if answer.truncated:
         cache[key] = (msgspec.structs.replace(result, citations=[], gaps=[]), reported)
     return answer
