@@ -248,3 +248,32 @@ def test_search_pages_through_every_article_once(store):
         seen += [(h.urn, h.article) for h in page.hits]
         offset = page.next_offset
     assert len(seen) == len(set(seen)) == first.total
+
+
+def test_index_built_before_clean_text_is_refused_then_rebuilt_clean(testdata, make_settings):
+    """An index written before the text lost its (( )) markers and note numbers (schema v4)
+    holds the old text: it is refused with the rebuild command, and the rebuild re-reads the
+    kept exports into the clean text."""
+    import msgspec
+
+    from it_eli.normattiva.akn import parse_act
+
+    settings = make_settings()
+    raw = (testdata / AKN / "scabopdf__codice_penale.xml").read_bytes()
+    act = parse_act(raw)
+    old = act.article("575")
+    dirty = msgspec.structs.replace(old, text=old.text + " (96) (125) ((233))")
+    act = msgspec.structs.replace(act, articles=[dirty if a.key == "575" else a for a in act.articles])
+    store = StatuteStore(settings)
+    store.add_act(act, source_url="https://www.normattiva.it/x", raw_xml=raw)
+    meta_path = store.idir.current() / META_FILE
+    meta = json.loads(meta_path.read_text())
+    meta["schema_version"] = 4  # as written before the text hygiene
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(IndexSchemaMismatch) as exc:
+        StatuteStore(settings).search("omicidio")
+    assert "it-eli statutes rebuild" in exc.value.valid and "version 4" in exc.value.message
+    fresh = StatuteStore(settings)
+    assert fresh.rebuild() == len(act.articles)
+    text = fresh.article_candidates(CP, "575")[0].text
+    assert text.endswith("reclusione non inferiore ad anni ventuno.") and "((" not in text
