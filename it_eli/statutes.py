@@ -79,6 +79,7 @@ class StoredArticle(msgspec.Struct, kw_only=True):
     original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated version
     # what the export records happened to the article (normattiva/lifecycle.py); [] for API answers
     lifecycle: list[ProvisionEvent] = msgspec.field(default_factory=list)
+    text_gaps: list[str] = msgspec.field(default_factory=list)  # what the export's text lacks (akn.Article)
 
 
 class ActVersion(msgspec.Struct, kw_only=True):
@@ -397,7 +398,7 @@ class StatuteStore:
             "source_url": source_url, "eli": ident.eli, "context": a.context,
             # absent in documents written before: read as current when fetched (the old rule)
             "current_at": meta.get("current_at", fetched_at), "known_to": meta.get("known_to"),
-            "lifecycle": msgspec.to_builtins(a.lifecycle),
+            "lifecycle": msgspec.to_builtins(a.lifecycle), "text_gaps": list(a.text_gaps),
         }
         doc = tantivy.Document(
             doc_id=f"{ident.urn}#{a.key}@{version}", act_version=act_version, urn=ident.urn, eli=ident.eli or "",
@@ -584,6 +585,7 @@ class StatuteStore:
             original=bool(src.get("original")) or (version == ORIGINAL and f["kind"][0] == "act"),
             lifecycle=with_effect_by(msgspec.convert(src.get("lifecycle") or [], list[ProvisionEvent]),
                                      None if version == ORIGINAL else version),
+            text_gaps=list(src.get("text_gaps") or []),
         )
 
     def is_fresh(self, fetched_at: str) -> bool:

@@ -314,3 +314,11 @@ async def test_get_text_of_a_repealed_comma_states_no_date_of_effect(app):
     r = await _text(app, reference="art. 21-septies l. 241/1990")
     w = next(w for w in r.warnings if "comma 2 repealed" in w)
     assert "date of effect not stated in the export" in w and "(since" not in w
+
+
+async def test_get_text_says_when_the_export_gives_an_article_incomplete(app):
+    r = await _text(app, reference="art. 120 l. 633/1941")
+    assert r.text.startswith("2) senza pregiudizio") and r.heading is None
+    assert any("starts at item 2)" in w and "incomplete" in w for w in r.warnings)
+    whole = await _text(app, reference="art. 119 l. 633/1941")
+    assert not any("incomplete" in w for w in whole.warnings)
