@@ -169,7 +169,7 @@ def now_iso() -> str:
 
 
 def _citation(src: dict, article: str | None = None) -> str:
-    from .normattiva import codes, urn as urnmod
+    from .law import codes, urn as urnmod
 
     act_type, number, date, year = src.get("act_type"), src.get("act_number"), src.get("act_date"), src.get("act_year")
     code = codes.lookup_act(act_type, year, number) if (act_type and year and number) else None

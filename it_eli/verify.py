@@ -27,10 +27,10 @@ import msgspec
 
 from .analysis import Analyzer
 from .budget import ENVELOPE_CHARS
-from .citations.extract import CODE_ACTS, COURT_NAMES, Citation, extract_citations
+from .law.scanner import CODE_ACTS, COURT_NAMES, Citation, extract_citations
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
-from .normattiva import codes as codesmod
-from .normattiva import urn as urnmod
+from .law import codes as codesmod
+from .law import urn as urnmod
 from .normattiva.akn import normalize_article_key
 from .statutes import ORIGINAL, ActVersion, StatuteStore
 

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from it_eli.errors import InvalidArg
-from it_eli.normattiva import codes, urn
-from it_eli.normattiva.urn import Eli, Urn, parse_eli, parse_reference, parse_urn, resolve
+from it_eli.law import codes, urn
+from it_eli.law.urn import Eli, Urn, parse_eli, parse_reference, parse_urn, resolve
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,7 @@ import msgspec
 from lxml import etree
 
 from it_eli.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
-from it_eli.normattiva import latin as _latin
+from it_eli.law import latin as _latin
 
 __all__ = [
     "Comma",

@@ -35,10 +35,11 @@ from ..errors import (
     UpstreamUnavailable,
 )
 from ..http import check_url_allowed, host_key
-from ..normattiva import api, clock, codes, portal
-from ..normattiva import urn as urnmod
+from ..law import codes
+from ..normattiva import api, clock, portal
+from ..law import urn as urnmod
 from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
-from ..normattiva.latin import LATIN
+from ..law.latin import LATIN
 from ..statutes import (
     DATASET_NOTE,
     ORIGINAL,
@@ -456,7 +457,7 @@ def _reference_from_citation(store: StatuteStore, text: str, *, strict: bool = F
     'art. 575 c.p.'): read with the citation extractor, so every form it knows works here too.
     `strict`: the citation must be the whole text (articles and fillers aside), so that words the
     extractor skips ('art. 25 bis xyz d.lgs. ...') are not silently dropped."""
-    from ..citations.extract import CODE_ACTS, extract_citations
+    from ..law.scanner import CODE_ACTS, extract_citations
 
     for c in extract_citations(text):
         if c.kind != "statute" or c.act is None or c.act_unresolved:
