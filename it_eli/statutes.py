@@ -188,7 +188,7 @@ def _citation(src: dict, article: str | None = None) -> str:
 
 def _article_citation(key: str) -> str:
     """How a key is cited: 'art. 2043', 'disp. trans. XVIII', 'art. 12 allegato II.12', 'art. 1' (dec-1)."""
-    from .normattiva.akn import _int_to_roman
+    from .law.grammar import int_to_roman as _int_to_roman
 
     m = re.fullmatch(r"disp-trans-(\d+)", key)
     if m:

@@ -149,7 +149,7 @@ CASES: list[tuple[str, str, list[dict], bool]] = [
     ("l241-space-suffix", "Ai sensi dell'art. 21 septies della L. 241/1990 è nullo il provvedimento privo degli elementi essenziali.",
      [S("21-septies", "legge 241/1990", status=V)], False),
     ("l241-nonies", "L'annullamento d'ufficio ex art. 21-nonies l. 241/1990 va esercitato entro un termine ragionevole.",
-     [S("21-nonies", "legge 241/1990", status=V)], True),
+     [S("21-novies", "legge 241/1990", status=V)], True),
     ("l241-999", "Il ricorrente invoca l'art. 999 della legge 7 agosto 1990, n. 241, che non esiste.",
      [S("999", "legge 241/1990", status=NF)], True),
     ("l241-35", "Anche l'art. 35 l. 241/1990 sarebbe stato violato.",

@@ -20,10 +20,10 @@ from it_eli.verify import (
     canon_key,
     comma_in_text,
     content_score,
-    nearest_keys,
     range_hint,
     verify_text,
 )
+from it_eli.law.grammar import nearest_articles as nearest_keys
 from tests.verify_cases import CASES, NC, UU
 
 # ---------------------------------------------------------------- fixtures

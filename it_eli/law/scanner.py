@@ -19,7 +19,11 @@ from typing import Literal
 
 import msgspec
 
-__all__ = ["ActRef", "Citation", "extract_citations", "CODE_ACTS", "YEAR_PIVOT"]
+from .acts import ACT_TYPES, BY_URN_TYPE, authority_slug
+from .codes import scan_pattern
+from .grammar import LATIN, MONTH_RE, ORDINALS, canon_key, iso_date, roman_to_int, year_of
+
+__all__ = ["ActRef", "Citation", "extract_citations", "COURT_NAMES"]
 
 
 class ActRef(msgspec.Struct):
@@ -62,52 +66,8 @@ class Citation(msgspec.Struct):
     and_following: bool = False  # 'artt. 1337 ss. c.c.'
 
 
-# Two-digit years: 00..YEAR_PIVOT -> 20yy, otherwise 19yy. Regi decreti are always 19yy.
-YEAR_PIVOT = 30
-
-# Well-known codes -> the act that approved them (for the verifier; facts, not guesses).
-CODE_ACTS: dict[str, tuple[str, str, int]] = {
-    "cc": ("regio.decreto", "262", 1942),
-    "cpc": ("regio.decreto", "1443", 1940),
-    "cp": ("regio.decreto", "1398", 1930),
-    "cpp": ("decreto.del.presidente.della.repubblica", "447", 1988),
-    "navigazione": ("regio.decreto", "327", 1942),
-    "strada": ("decreto.legislativo", "285", 1992),
-    "consumo": ("decreto.legislativo", "206", 2005),
-    "privacy": ("decreto.legislativo", "196", 2003),
-    "cad": ("decreto.legislativo", "82", 2005),
-    "contratti": ("decreto.legislativo", "36", 2023),
-    "tuel": ("decreto.legislativo", "267", 2000),
-    "tuir": ("decreto.del.presidente.della.repubblica", "917", 1986),
-    "cpa": ("decreto.legislativo", "104", 2010),
-    "statuto_lavoratori": ("legge", "300", 1970),
-    "ordpen": ("legge", "354", 1975),
-    "lfall": ("regio.decreto", "267", 1942),
-    "ccii": ("decreto.legislativo", "14", 2019),
-    "tuedilizia": ("decreto.del.presidente.della.repubblica", "380", 2001),
-    "tub": ("decreto.legislativo", "385", 1993),
-    "tuf": ("decreto.legislativo", "58", 1998),
-    "ambiente": ("decreto.legislativo", "152", 2006),
-    "cpi": ("decreto.legislativo", "30", 2005),
-    "antimafia": ("decreto.legislativo", "159", 2011),
-    "assicurazioni": ("decreto.legislativo", "209", 2005),
-}
-
-_MONTHS = {
-    "gennaio": 1, "febbraio": 2, "marzo": 3, "aprile": 4, "maggio": 5, "giugno": 6,
-    "luglio": 7, "agosto": 8, "settembre": 9, "ottobre": 10, "novembre": 11, "dicembre": 12,
-}
-_MONTH_RE = "(?:" + "|".join(_MONTHS) + ")"
-
-# Latin multiplicative suffixes of inserted articles, longest first so alternation is greedy.
-_LATIN = [
-    "bis", "ter", "quater", "quinquies", "sexies", "septies", "octies", "novies", "nonies",
-    "decies", "undecies", "duodecies", "terdecies", "tredecies", "quaterdecies", "quinquiesdecies",
-    "quindecies", "sexiesdecies", "sedecies", "septiesdecies", "octiesdecies", "duodevicies",
-    "undevicies", "noviesdecies", "vicies", "vicies semel", "vicies bis", "vicies ter",
-    "vicies quater", "vicies quinquies", "vicies sexies", "vicies septies", "tricies",
-]
-_LATIN_RE = "(?:" + "|".join(sorted((s.replace(" ", r"[\s-]") for s in _LATIN), key=len, reverse=True)) + ")"
+_MONTH_RE = MONTH_RE
+_LATIN_RE = LATIN
 
 # An article / comma number with an optional suffix: 21-septies, 416 bis, 25-bis.1.
 # Up to 9 digits: no act has more than a few thousand articles or commi (l. 296/2006 art. 1 has
@@ -118,31 +78,15 @@ _LATIN_RE = "(?:" + "|".join(sorted((s.replace(" ", r"[\s-]") for s in _LATIN), 
 MAX_ARTICLE_DIGITS = 9
 LONG_NUMBER_DIGITS = 5  # from here a number in an enumeration needs an act next to it
 _NUMSUF = rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])(?:\.\d{{1,2}}(?!\d))?)?(?![\d])"
-_ORD = {
-    "primo": "1", "secondo": "2", "terzo": "3", "quarto": "4", "quinto": "5", "sesto": "6",
-    "settimo": "7", "ottavo": "8", "nono": "9", "decimo": "10", "undicesimo": "11",
-    "dodicesimo": "12", "ultimo": "ultimo",
-}
-_ORD_RE = "(?:" + "|".join(_ORD) + ")"
+_ORD = {w: str(n) for w, n in ORDINALS.items() if w.endswith("o")} | {"ultimo": "ultimo", "penultimo": "penultimo"}
+_ORD_RE = "(?:" + "|".join(sorted(_ORD, key=len, reverse=True)) + ")"
 
 _S = r"\s{0,3}"  # bounded whitespace between tokens keeps every match short
 
 # --------------------------------------------------------------------------- acts
 
-# (regex, act_type); order matters: longer / more specific first.
-_ACT_TYPES: list[tuple[str, str]] = [
-    (r"legge\s+costituzionale|l\.\s?cost\.", "legge.costituzionale"),
-    (r"legge\s+regionale|l\.\s?r\.|l\.\s?reg\.", "legge.regionale"),
-    (r"legge\s+provinciale|l\.\s?p\.(?=\s{0,3}(?:Bolzano|Trento|n\.|\d))|l\.\s?prov\.", "legge.provinciale"),
-    (r"decreto[\s-]+legislativo|d\.\s?lgs\.?(?:\s?vo)?|d\.\s?leg(?:isl)?\.(?:vo)?|dlgs\.?|d\.lg\.|d\.\s?l\.\s?vo", "decreto.legislativo"),
-    (r"regio\s+decreto[\s-]+legge|r\.\s?d\.\s?l\.", "regio.decreto.legge"),
-    (r"decreto[\s-]+legge|d\.\s?l\.|DL(?=\s)", "decreto.legge"),
-    (r"decreto\s+del\s+presidente\s+della\s+repubblica|d\.\s?p\.\s?r\.|dpr(?=\s)", "decreto.del.presidente.della.repubblica"),
-    (r"decreto\s+del\s+presidente\s+del\s+consiglio\s+dei\s+ministri|d\.\s?p\.\s?c\.\s?m\.|dpcm(?=\s)", "decreto.del.presidente.del.consiglio.dei.ministri"),
-    (r"regio\s+decreto|r\.\s?d\.", "regio.decreto"),
-    (r"decreto\s+ministeriale|d\.\s?m\.", "decreto.ministeriale"),
-    (r"legge|l\.", "legge"),
-]
+# (regex, act_type) from the act-type registry; order matters: longer / more specific first.
+_ACT_TYPES: list[tuple[str, str]] = [(t.pattern, t.urn_type) for t in ACT_TYPES if t.pattern]
 _ACT_TYPE_RE = re.compile("|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(_ACT_TYPES)), re.I)
 
 _NUM_MARK = r"(?:n\.|nr\.|n°|n\.ro|num\.|numero)"
@@ -180,47 +124,9 @@ _CONV = re.compile(
     re.I,
 )
 
-# Codes: (regex, code, act_type). Case-sensitive pieces are wrapped explicitly.
-_CODES: list[tuple[str, str, str]] = [
-    # EU and international acts cited by name (outside the Italian corpus: the verifier says where to look)
-    (r"GDPR\b|RGPD\b|(?i:regolamento\s+generale\s+(?:sulla|per\s+la)\s+protezione\s+dei\s+dati(?:\s+personali)?)", "gdpr", "ue.regolamento"),
-    (r"TFUE\b|T\.F\.U\.E\.|(?i:trattato\s+sul\s+funzionamento\s+dell['’]\s?unione\s+europea)", "tfue", "ue.trattato"),
-    (r"TUE\b|T\.U\.E\.(?!\s?L)|(?i:trattato\s+sull['’]\s?unione\s+europea)", "tue", "ue.trattato"),
-    (r"CDFUE\b|(?i:carta\s+dei\s+diritti\s+fondamentali(?:\s+dell['’]\s?(?:unione(?:\s+europea)?|UE))?|carta\s+di\s+nizza)", "cdfue", "ue.carta"),
-    (r"CEDU\b|C\.E\.D\.U\.|(?i:convenzione\s+(?:europea\s+)?(?:dei|per\s+la\s+salvaguardia\s+dei)\s+diritti\s+dell['’]\s?uomo"
-     r"(?:\s+e\s+delle\s+libert[àa]\s+fondamentali)?|conv\.\s?eur\.\s?dir\.\s?uomo)", "cedu", "internazionale"),
-    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?p\.\s?c\.|cod\.\s?proc\.\s?civ\.|codice\s+di\s+procedura\s+civile))", "disp-att-cpc", "codice"),
-    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?p\.\s?p\.|cod\.\s?proc\.\s?pen\.|codice\s+di\s+procedura\s+penale))", "disp-att-cpp", "codice"),
-    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile))", "disp-att-cc", "codice"),
-    (r"(?i:disp(?:\.|osizioni)\s?prel(?:\.|iminari)(?:\s?(?:al\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile))?|preleggi)", "preleggi", "codice"),
-    # other codes and consolidated acts practitioners cite by name (before c.p./c.c.: "c.p.i." starts like "c.p.")
-    (r"(?i:statuto\s+dei\s+lavoratori|st\.\s?lav\.)", "statuto_lavoratori", "codice"),
-    (r"(?i:ord(?:\.|inamento)\s?pen(?:\.|itenziario)|o\.\s?p\.(?=\s|,|;|\)))", "ordpen", "codice"),
-    (r"(?i:l(?:\.|egge)\s?fall(?:\.|imentare))", "lfall", "codice"),
-    (r"CCII\b|(?i:codice\s+della\s+crisi(?:\s+d['’]\s?impresa(?:\s+e\s+dell['’]\s?insolvenza)?)?)", "ccii", "codice"),
-    (r"(?i:t\.\s?u\.\s?(?:dell['’]\s?)?edilizia|testo\s+unico\s+(?:dell['’]\s?)?edilizia)", "tuedilizia", "codice"),
-    (r"TUB\b|(?i:t\.\s?u\.\s?b\.|testo\s+unico\s+bancario)", "tub", "codice"),
-    (r"TUF\b|(?i:t\.\s?u\.\s?f\.|testo\s+unico\s+della\s+finanza)", "tuf", "codice"),
-    (r"(?i:codice\s+dell['’]\s?ambiente|cod\.\s?amb\.)", "ambiente", "codice"),
-    (r"(?i:c\.\s?p\.\s?i\.|codice\s+della\s+propriet(?:à|a['’])\s+industriale)", "cpi", "codice"),
-    (r"(?i:codice\s+antimafia|cod\.\s?antimafia)", "antimafia", "codice"),
-    (r"(?i:codice\s+delle\s+assicurazioni(?:\s+private)?|cod\.\s?ass\.)", "assicurazioni", "codice"),
-    (r"(?i:c\.\s?p\.\s?c\.|cod\.\s?proc\.\s?civ\.|codice\s+di\s+procedura\s+civile|cpc\b)", "cpc", "codice"),
-    (r"(?i:c\.\s?p\.\s?p\.|cod\.\s?proc\.\s?pen\.|codice\s+di\s+procedura\s+penale|cpp\b)", "cpp", "codice"),
-    (r"(?i:c\.\s?p\.\s?a\.|cod\.\s?proc\.\s?amm\.|codice\s+del\s+processo\s+amministrativo|cpa\b)", "cpa", "codice"),
-    (r"(?i:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile|cc\b)", "cc", "codice"),
-    (r"(?i:c\.\s?p\.|cod\.\s?pen\.|codice\s+penale|cp\b)", "cp", "codice"),
-    (r"(?i:cost\.|costituzione(?:\s+(?:della\s+)?repubblica(?:\s+italiana)?)?|carta\s+costituzionale)|Cost\b", "cost", "costituzione"),
-    (r"(?i:cod\.\s?cons\.|c\.\s?cons\.|codice\s+del\s+consumo)", "consumo", "codice"),
-    (r"(?i:(?:nuovo\s+)?codice\s+della\s+strada|c\.\s?d\.\s?s\.|cod\.\s?strada)|CdS\b|cds\b", "strada", "codice"),
-    (r"(?i:codice\s+dei\s+contratti(?:\s+pubblici)?|cod\.\s?contr(?:\.|atti)(?:\s?pubbl\.)?)", "contratti", "codice"),
-    (r"(?i:codice\s+(?:della\s+|in\s+materia\s+di\s+)?privacy|codice\s+in\s+materia\s+di\s+protezione\s+dei\s+dati\s+personali|cod\.\s?privacy)", "privacy", "codice"),
-    (r"CAD\b|(?i:c\.\s?a\.\s?d\.|codice\s+dell['’]\s?amministrazione\s+digitale)", "cad", "codice"),
-    (r"TUIR\b|Tuir\b|(?i:t\.\s?u\.\s?i\.\s?r\.|testo\s+unico\s+delle\s+imposte\s+sui\s+redditi)", "tuir", "codice"),
-    (r"TUEL\b|Tuel\b|(?i:t\.\s?u\.\s?e\.\s?l\.|testo\s+unico\s+(?:degli|delle\s+leggi\s+sull['’]\s?ordinamento\s+degli)\s+enti\s+locali)", "tuel", "codice"),
-    (r"(?i:codice\s+della\s+navigazione|cod\.\s?nav\.|c\.\s?nav\.)", "navigazione", "codice"),
-]
-_CODE_RE = re.compile("|".join(f"(?P<c{i}>{p})" for i, (p, _, _) in enumerate(_CODES)))
+# Codes and named acts, from the code registry (case-sensitive pieces are wrapped explicitly).
+_CODE_ALT, _CODE_ROWS = scan_pattern()
+_CODE_RE = re.compile(_CODE_ALT)
 
 # Back-references: "della medesima legge", "dello stesso decreto", "del citato d.lgs.", "l. cit."
 _BR_NOUN = (
@@ -429,37 +335,17 @@ _TRIGGER = re.compile(
 
 
 def _year(y: str | None, act_type: str | None = None) -> int | None:
-    if not y:
-        return None
-    v = int(y)
-    if len(y) == 2:
-        if act_type in ("regio.decreto", "regio.decreto.legge"):
-            return 1900 + v
-        return 2000 + v if v <= YEAR_PIVOT else 1900 + v
-    return v if 1800 <= v <= 2100 else None
+    info = BY_URN_TYPE.get(act_type or "")
+    return year_of(y, historical=bool(info and info.historical))
 
 
 def _iso(d: str | None, m: str | None, y: int | None) -> str | None:
-    if not (d and m and y):
-        return None
-    day = 1 if d.lower() in ("1°", "1º", "primo") else int(d)
-    month = _MONTHS.get(m.lower()) if not m.isdigit() else int(m)
-    if not month or not 1 <= day <= 31 or not 1 <= month <= 12:
-        return None
-    return f"{y:04d}-{month:02d}-{day:02d}"
+    return iso_date(d, m, y)
 
 
 def _norm_key(s: str) -> str:
-    """'21 septies' -> '21-septies'; '25-bis.1' stays; 'Vicies semel' -> 'vicies-semel'."""
-    s = re.sub(r"[\s\u00a0]+", " ", s.strip().lower()).replace("–", "-")
-    m = re.match(r"(\d+)\s?-?\s?([a-z][a-z -]*?)?(\.\d+)?$", s)
-    if not m:
-        return s
-    num, suf, dot = m.group(1), m.group(2), m.group(3) or ""
-    num = str(int(num)) if num.strip("0") else num
-    if suf:
-        return f"{num}-{re.sub(r'[ -]+', '-', suf.strip())}{dot}"
-    return num + dot
+    """'21 septies' -> '21-septies'; '25-bis.1' stays; 'a bis' (a lettera) -> 'a-bis'."""
+    return canon_key(re.sub(r"[\s\u00a0]+", " ", s.strip()).replace("–", "-"))
 
 
 def _is_long(key: str) -> bool:
@@ -469,13 +355,7 @@ def _is_long(key: str) -> bool:
 
 
 def _roman(s: str) -> str:
-    vals = {"I": 1, "V": 5, "X": 10}
-    total, prev = 0, 0
-    for ch in reversed(s):
-        v = vals[ch]
-        total += -v if v < prev else v
-        prev = max(prev, v)
-    return str(total)
+    return str(roman_to_int(s) or s)
 
 
 # --------------------------------------------------------------------------- parsing helpers
@@ -575,8 +455,8 @@ def _parse_code(text: str, pos: int) -> _ActHit | None:
     if not m:
         return None
     i = int(m.lastgroup[1:]) if m.lastgroup else next(int(k[1:]) for k, v in m.groupdict().items() if v)
-    _, code, act_type = _CODES[i]
-    return _ActHit(ActRef(act_type=act_type, code=code, raw=m.group(0)), m.end())
+    code = _CODE_ROWS[i]
+    return _ActHit(ActRef(act_type=code.kind, code=code.id, raw=m.group(0)), m.end())
 
 
 _KIND_OF_NOUN = [

@@ -38,8 +38,9 @@ from ..http import check_url_allowed, host_key
 from ..law import codes
 from ..normattiva import api, clock, portal
 from ..law import urn as urnmod
-from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
-from ..law.latin import LATIN
+from ..law.grammar import nearest_articles, normalize_article_key, roman_to_int
+from ..normattiva.akn import parse_act
+from ..law.grammar import LATIN
 from ..statutes import (
     DATASET_NOTE,
     ORIGINAL,
@@ -79,13 +80,16 @@ class CodeInfo(msgspec.Struct, kw_only=True):
     name: str
     abbreviation: str
     aliases: list[str]
-    urn: str
-    api_urn: str
+    urn: str | None  # None for EU and international acts (not on Normattiva): see eli / celex
+    api_urn: str | None
     act_type: str
     number: str
     date: str
     human_readable_citation: str
     source_url: str
+    family: str = "codice"  # codice | costituzione | ue | internazionale
+    eli: str | None = None
+    celex: str | None = None
 
 
 class CodesResult(msgspec.Struct, kw_only=True):
@@ -457,7 +461,7 @@ def _reference_from_citation(store: StatuteStore, text: str, *, strict: bool = F
     'art. 575 c.p.'): read with the citation extractor, so every form it knows works here too.
     `strict`: the citation must be the whole text (articles and fillers aside), so that words the
     extractor skips ('art. 25 bis xyz d.lgs. ...') are not silently dropped."""
-    from ..law.scanner import CODE_ACTS, extract_citations
+    from ..law.scanner import extract_citations
 
     for c in extract_citations(text):
         if c.kind != "statute" or c.act is None or c.act_unresolved:
@@ -470,14 +474,10 @@ def _reference_from_citation(store: StatuteStore, text: str, *, strict: bool = F
             return Target(urn=urn, ref=urnmod.parse_urn(urn), article=c.article)
         if act.code:
             code = codes.CODES_BY_ID.get(act.code)
-            if code is not None:
-                return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), article=c.article, code_id=code.id)
-            if act.code not in CODE_ACTS:
+            if code is None or not code.urn:
                 return None
-            act_type, number, year = CODE_ACTS[act.code]
-            date = None
-        else:
-            act_type, number, year, date = act.act_type, act.number, act.year, act.date
+            return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), article=c.article, code_id=code.id)
+        act_type, number, year, date = act.act_type, act.number, act.year, act.date
         if not (act_type and number and year):
             return None
         try:
@@ -616,9 +616,10 @@ async def it_list_codes(app):
     base = app.settings.normattiva_url
     out = [
         CodeInfo(
-            id=c.id, name=c.name, abbreviation=c.abbreviation, aliases=list(c.aliases), urn=c.urn, api_urn=c.api_urn,
-            act_type=c.act_type, number=c.number, date=c.date, human_readable_citation=c.act_citation,
-            source_url=urnmod.portal_url(c.urn, base),
+            id=c.id, name=c.name, abbreviation=c.abbreviation, aliases=list(c.aliases), urn=c.urn or None,
+            api_urn=c.api_urn or None, act_type=c.act_type, number=c.number, date=c.date,
+            human_readable_citation=c.act_citation, family=c.family, eli=c.eli, celex=c.celex,
+            source_url=urnmod.portal_url(c.urn, base) if c.urn else urnmod.eu_source_url(c.celex, c.eli),
         )
         for c in codes.CODES
     ]
@@ -848,7 +849,7 @@ def _range_hint(store: StatuteStore, urn: str, key: str, version: str | None = N
     if not versions:
         return ""
     v = next((x for x in versions if x.version == version), versions[0])
-    near = _nearest_keys(v.keys, key)
+    near = nearest_articles(v.keys, key)
     # the range of the act's own numbered articles; an approving decree's articles (dec-1), the
     # Costituzione's transitional provisions (disp-trans-18) and annexes are counted apart
     numbered = [k for k in v.keys if k[:1].isdigit()]
@@ -864,17 +865,6 @@ def _range_hint(store: StatuteStore, urn: str, key: str, version: str | None = N
         + (f" (version of {v.version})" if len(versions) > 1 else "")
         + (f"; nearest existing: {', '.join(near)}" if near else "")
     )
-
-
-def _nearest_keys(keys: list[str], key: str) -> list[str]:
-    base = re.match(r"\d+", key)
-    if base:
-        same = [k for k in keys if re.match(rf"{base.group(0)}(?!\d)", k)]
-        return same[:8]
-    m = re.match(r"(.+-art)-", key)  # an annex's article: the annex's own keys
-    if m:
-        return [k for k in keys if k.startswith(m.group(1) + "-")][:8]
-    return []
 
 
 def _local_article(store: StatuteStore, cands: list[StoredArticle], versions: list[ActVersion], day: str,
