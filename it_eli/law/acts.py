@@ -112,7 +112,7 @@ ACT_TYPES: tuple[ActType, ...] = (
        r"decreto\s+interministeriale|d\.\s?i\.(?=\s)", verified=False, date_only=True, family="ministeriale"),
     _t("decreto.ministeriale", "", "decreto", "D.M.", "decreto ministeriale", None,
        ("d.m.", "d.m", "dm", "decreto ministeriale", "decreto del ministro"),
-       r"decreto\s+ministeriale|decreto\s+del\s+ministr[oa]|d\.\s?m\.|DM(?=\s)", verified=False, date_only=True,
+       r"decreto\s+ministeriale|decreto(?=\s+del\s+ministr[oa])|d\.\s?m\.|DM(?=\s)", verified=False, date_only=True,
        family="ministeriale"),
     _t("legge.regionale", "", "legge", "L.R.", "legge regionale", None,
        ("l.r.", "lr", "l. reg.", "legge regionale", "l.reg."),
@@ -198,7 +198,7 @@ def act_type_info(urn_type: str) -> ActType:
         raise InvalidArg(f"unknown act type {urn_type!r}", valid=accepted_act_types()) from None
 
 
-_STOP = {"di", "del", "della", "dello", "dei", "degli", "delle", "dell", "e", "ed", "per", "la", "il", "lo", "le",
+_STOP = {"d", "di", "del", "della", "dello", "dei", "degli", "delle", "dell", "e", "ed", "per", "la", "il", "lo", "le",
          "gli", "i", "l", "in", "a", "al", "alla"}
 
 

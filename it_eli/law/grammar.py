@@ -36,7 +36,7 @@ _MONTH_ABBREV = {
     "sett": 9, "set": 9, "ott": 10, "nov": 11, "dic": 12,
 }
 MONTH_NUMBER: dict[str, int] = {m: i + 1 for i, m in enumerate(MONTHS)} | {f"{k}.": v for k, v in _MONTH_ABBREV.items()}
-MONTH_RE = "(?:" + "|".join(MONTHS) + "|" + "|".join(sorted(_MONTH_ABBREV, key=len, reverse=True)) + r"\.)"
+MONTH_RE = "(?:" + "|".join(MONTHS) + "|(?:" + "|".join(sorted(_MONTH_ABBREV, key=len, reverse=True)) + r")\.)"
 # a day as written: "7", "07", "1°", "1º", "primo"
 DAY_RE = r"(?:[12]\d|3[01]|0?[1-9])(?:\s?[°º])?(?!\d)|primo"
 

@@ -26,6 +26,7 @@ from .acts import (
     ActType,
     accepted_act_types,
     act_type_info,
+    authority_slug,
     canonical_act_type,
 )
 from .grammar import LATIN, article_key, italian_date
@@ -439,3 +440,96 @@ def eu_source_url(celex: str | None, eli: str | None = None) -> str:
     if celex:
         return f"{EURLEX}/legal-content/IT/TXT/?uri=CELEX:{celex}"
     return eli or f"{EURLEX}/homepage.html"
+
+
+# ---------------------------------------------------------------- identifiers of a cited act
+
+_COST_URN = "urn:nir:stato:costituzione"
+_COST_ARTICLE_BASE = "urn:nir:stato:costituzione:1947-12-27"  # article links carry the date (API_FACTS)
+
+
+def _region_authority(act_type: str, region: str | None) -> str | None:
+    if not region:
+        return None
+    slug = authority_slug(region)
+    if act_type == "legge.provinciale" or slug in ("bolzano", "trento"):
+        return f"provincia.autonoma.{slug}"
+    return f"regione.{slug}"
+
+
+def act_identifiers(act) -> tuple[str | None, str | None, str | None]:
+    """(URN:NIR, ELI, CELEX) of a cited act (a scanner ActRef): the URN has the full date when the
+    text gives it, the year otherwise; None where the text does not identify the act (a regional
+    law without its Region, a law without number). Codes give their own (annex) URN; EU acts
+    their ELI and CELEX."""
+    if act.code:
+        code = _codes.CODES_BY_ID.get(act.code)
+        if code is None:
+            return None, None, None
+        if code.family == "costituzione":
+            return _COST_URN, None, None
+        if code.family in ("ue", "internazionale"):
+            return None, code.eli, code.celex
+        return code.api_urn, None, None
+    if act.act_type == "costituzione":
+        return _COST_URN, None, None
+    if act.act_type.startswith("ue."):
+        eli, celex = eu_identifiers(act.act_type, act.year, act.number)
+        return None, eli, celex
+    info = BY_URN_TYPE.get(act.act_type)
+    if info is None or not (act.date or act.year):
+        return None, None, None
+    if not act.number and not info.date_only:
+        return None, None, None
+    authority = getattr(act, "authority", None) or _region_authority(act.act_type, getattr(act, "region", None))
+    name = info.urn_name
+    if not authority:
+        if info.authority:
+            authority = info.authority
+        elif info.family in ("ministeriale", "amministrativo"):
+            authority, name = "stato", info.urn_type  # issuer not named: the generic state form (unverified)
+        else:
+            return None, None, None  # a regional law whose Region the text does not name
+    out = f"urn:nir:{authority}:{name}:{act.date or act.year}"
+    if act.number:
+        try:
+            out += ";" + _number(act.number)
+        except InvalidArg:
+            return None, None, None
+    return out, None, None
+
+
+def article_urn(act, article: str | None) -> str | None:
+    """The URN of an article of a cited act: '…;241~art21septies'; the act's URN for a partition
+    that has no URN form (the Costituzione's transitional provisions, annex headings)."""
+    base = act.urn
+    if base is None or not article:
+        return base
+    if not re.match(r"\d", article):
+        return base
+    if base == _COST_URN:
+        base = _COST_ARTICLE_BASE
+    return f"{base}~{article_urn_part(article)}"
+
+
+# ---------------------------------------------------------------- ECLI
+
+_ECLI_BRANCH = {"civ": "CIV", "pen": "PEN"}
+
+
+def build_ecli(court: str | None, year: int | None, number: str | None, *, branch: str | None = None,
+               decision_type: str | None = None) -> str | None:
+    """The ECLI of a decision when its parts are known: Corte costituzionale ECLI:IT:COST:2024:203;
+    Cassazione ECLI:IT:CASS:2021:3704CIV (the branch is part of it); Consiglio di Stato
+    ECLI:IT:CDS:2016:3509SENT (a sentenza; other decision types have several codes, so none is
+    built). None otherwise: an ECLI is never guessed."""
+    if not (court and year and number and str(number).isdigit()):
+        return None
+    n = int(number)
+    if court == "COST":
+        return f"ECLI:IT:COST:{year}:{n}"
+    if court == "CASS" and branch in _ECLI_BRANCH:
+        return f"ECLI:IT:CASS:{year}:{n}{_ECLI_BRANCH[branch]}"
+    if court == "CDS" and decision_type == "sentenza":
+        return f"ECLI:IT:CDS:{year}:{n}SENT"
+    return None
