@@ -108,8 +108,9 @@ class CheckedCitation(msgspec.Struct, kw_only=True):
     detail: str
     start: int
     end: int
-    urn: str | None = None  # the act the citation resolved to
+    urn: str | None = None  # the act the citation resolved to; else the URN its text identifies (offline too)
     ecli: str | None = None
+    eli: str | None = None  # EU acts: their ELI (not on Normattiva)
     article: str | None = None  # normalised key
     comma: str | None = None
     lettera: str | None = None  # 'a' / 'a,b' / 'a-bis'
@@ -1126,7 +1127,9 @@ class Verifier:
                         art = c.article
                     keys[c.article] = art
             cc = CheckedCitation(
-                raw=c.raw, kind=c.kind, status=o.status, detail=o.detail, start=c.start, end=c.end, urn=o.urn, ecli=ecli,
+                raw=c.raw, kind=c.kind, status=o.status, detail=o.detail, start=c.start, end=c.end,
+                urn=o.urn or (c.act.urn if c.act is not None else None), ecli=ecli,
+                eli=c.act.eli if c.act is not None else None,
                 article=art, comma=c.comma, lettera=c.lettera, numero=c.numero, court=c.court, court_seat=c.court_seat,
                 decision_number=c.decision_number,
                 decision_year=c.decision_year, range_hint=o.range_hint, nearest=list(o.nearest), description=c.description,

@@ -44,6 +44,8 @@ class ActRef(msgspec.Struct):
     urn: str | None = None  # URN:NIR of the act (None when the text does not identify it)
     eli: str | None = None  # EU acts
     celex: str | None = None  # EU acts
+    start: int = -1  # where the act is named in the text (it may stand before its article)
+    end: int = -1
 
 
 class Citation(msgspec.Struct):
@@ -93,7 +95,8 @@ _LATIN_RE = LATIN
 # ("artt. 3 e 4, 20121 Milano") are dropped in `parse_articles` when no act follows.
 MAX_ARTICLE_DIGITS = 9
 LONG_NUMBER_DIGITS = 5  # from here a number in an enumeration needs an act next to it
-_NUMSUF = rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])(?:\.\d{{1,2}}(?!\d))?)?(?![\d])"
+_NUMSUF = (rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])"
+           rf"(?:\.\d{{1,2}}(?!\d)|\s\d{{1,2}}(?=\s{{1,3}}[A-Za-z]|\s{{0,3}}[,;)]|\s{{0,3}}$))?)?(?![\d])")
 _ORD = {w: str(n) for w, n in ORDINALS.items() if w.endswith("o")} | {"ultimo": "ultimo", "penultimo": "penultimo"}
 _ORD_RE = "(?:" + "|".join(sorted(_ORD, key=len, reverse=True)) + ")"
 
@@ -165,6 +168,7 @@ _BACKREF_PRE = re.compile(
 _BACKREF_POST = re.compile(rf"{_BR_NOUN}\s{{0,3}}(?:cit\.|citat[oa](?![a-z])|da\s+ultimo\s+citat[oa])", re.I)
 _BACKREF_BARE = re.compile(r"cit\.", re.I)
 
+_GAP = re.compile(r"\s{0,3},?\s{0,3}")
 _CONNECT = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:del|della|dello|dei|delle|degli|dell['’]|al|alla|allo|ai|agli|ex|di\s+cui\s+al(?:la|lo|l['’])?|previsto\s+dal(?:la)?|in)\b\s{0,3}|dell['’]\s?)?",
     re.I,
@@ -218,7 +222,7 @@ _STRUCT_SEP = re.compile(
 )
 # "considerando 26", "considerando n. 47" (EU acts)
 _ANNEX_AFTER = re.compile(
-    rf"{_S},?{_S}(?:dell['’]\s?|del\s+|nell['’]\s?|all['’]\s?)(?:allegato|all\.)\s{{0,3}}(?P<v>{_STRUCT_VALUE})", re.I
+    rf"{_S},?{_S}(?:dell['’]\s?|del\s+|nell['’]\s?|all['’]\s?)?(?:allegato|all\.)\s{{0,3}}(?P<v>{_STRUCT_VALUE})", re.I
 )
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
 _CONSIDERANDO = re.compile(r"considerando\s{1,3}(?:n\.\s{0,3})?(?P<v>\d{1,3})(?![\d/])", re.I)
@@ -563,7 +567,7 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
         if not n and (region is not None or issuer is not None):
             # "art. 5 l.r. Lombardia": a regional law, coordinates not given
             return _ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
-                                  raw=text[pos:p].strip()), p)
+                                  raw=text[pos:p].strip(), start=pos, end=p), p)
         if not n:
             return None
         number = n.group("n")
@@ -603,6 +607,7 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
                 act.converted_by = conv.act
                 end = conv.end
                 act.raw = text[pos:end].strip()
+    act.start, act.end = pos, end
     others = [msgspec.structs.replace(act, number=str(int(x)), converted_by=None) for x in more]
     return _ActHit(act, end, others)
 
@@ -617,7 +622,8 @@ def _eu_act(m: re.Match, text: str, pos: int) -> _ActHit:
         year, number = int(a), str(int(b))
     else:
         year, number = _year(b), str(int(a))
-    return _ActHit(ActRef(act_type=act_type, number=number, year=year, raw=text[pos:m.end()].strip()), m.end())
+    return _ActHit(ActRef(act_type=act_type, number=number, year=year, raw=text[pos:m.end()].strip(), start=pos,
+                          end=m.end()), m.end())
 
 
 def _parse_code(text: str, pos: int) -> _ActHit | None:
@@ -626,7 +632,7 @@ def _parse_code(text: str, pos: int) -> _ActHit | None:
         return None
     i = int(m.lastgroup[1:]) if m.lastgroup else next(int(k[1:]) for k, v in m.groupdict().items() if v)
     code = _CODE_ROWS[i]
-    return _ActHit(ActRef(act_type=code.kind, code=code.id, raw=m.group(0)), m.end())
+    return _ActHit(ActRef(act_type=code.kind, code=code.id, raw=m.group(0), start=pos, end=m.end()), m.end())
 
 
 _KIND_OF_NOUN = [
@@ -727,7 +733,9 @@ class _Scanner:
         text = self.text
         c = _CONNECT.match(text, pos)
         p = c.end() if c else pos
-        for q in ((p, pos) if p != pos else (pos,)):
+        # the connector may be the act's own first word ("ai" of "AI Act"): try without it too
+        bare = _GAP.match(text, pos).end()
+        for q in dict.fromkeys((p, bare, pos)):
             hit = _parse_act(text, q) or _parse_code(text, q)
             if hit:
                 return hit.act, hit.end, False, False
@@ -970,7 +978,7 @@ class _Scanner:
         """The act named right after a partition ('... della Costituzione', '... al d.lgs. 231/2001'),
         else (None, pos)."""
         c = _CONNECT.match(self.text, pos)
-        for q in ((c.end(), pos) if c and c.end() != pos else (pos,)):
+        for q in dict.fromkeys((c.end() if c else pos, _GAP.match(self.text, pos).end(), pos)):
             hit = _parse_act(self.text, q) or _parse_code(self.text, q)
             if hit:
                 return hit.act, hit.end

@@ -327,7 +327,9 @@ def _year(raw: str | int | None) -> int:
 
 
 def _code_resolution(code: _codes.Code, article: str | None, base: str) -> Resolution:
-    urn = parse_urn(code.urn)
+    # an annex sharing its act with a code (the preleggi, annex 1 of the c.c.'s R.D.) is named by its annex
+    own = code.api_urn if code.annex_of else code.urn
+    urn = parse_urn(own)
     api = parse_urn(code.api_urn)
     if article:
         # Article links carry the date even for the Costituzione (costituzione:1947-12-27~art3).
@@ -337,7 +339,7 @@ def _code_resolution(code: _codes.Code, article: str | None, base: str) -> Resol
     # code by the code's abbreviation (art. 575 c.p.).
     cite = article_citation(article, code.abbreviation) if article else code.act_citation
     return Resolution(
-        urn=str(urn), act_urn=code.urn, api_urn=str(api), human_readable_citation=cite,
+        urn=str(urn), act_urn=own, api_urn=str(api), human_readable_citation=cite,
         source_url=portal_url(urn, base), act_type=code.act_type,
         act_type_abbreviation=act_type_info(code.act_type).abbreviation, year=code.year, number=code.number,
         date=code.date, partial=False, article=article, code_id=code.id, code_name=code.name,
