@@ -108,7 +108,7 @@ ACT_TYPES: tuple[ActType, ...] = (
        ("r.d.", "r.d", "rd", "regio decreto", "regio-decreto"),
        r"regio[\s-]+decreto|r\.\s?d\.|RD(?=\s)", historical=True, date_only=True, family="storico"),
     _t("decreto.interministeriale", "", "decreto", "D.I.", "decreto interministeriale", None,
-       ("d.i.", "di", "decreto interministeriale"),
+       ("d.i.", "decreto interministeriale"),
        r"decreto\s+interministeriale|d\.\s?i\.(?=\s)", verified=False, date_only=True, family="ministeriale"),
     _t("decreto.ministeriale", "", "decreto", "D.M.", "decreto ministeriale", None,
        ("d.m.", "d.m", "dm", "decreto ministeriale", "decreto del ministro"),

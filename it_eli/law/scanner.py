@@ -459,6 +459,60 @@ _TRIGGER = re.compile(
 )
 
 
+def _trigger_words() -> list[str]:
+    """How every anchor can begin: the registries' names and aliases, court names, partition words."""
+    words = ["art.", "artt.", "art ", "articolo", "articoli", "ecli", "corte", "c. ", "c.", "cass", "consulta", "cons.",
+             "consiglio", "c.d.s.", "cds", "cdS", "cga", "c.g.a", "t.a.r", "tar ", "tar,", "tribunale", "trib.",
+             "comm.", "commissione", "ctp", "ctr", "cgt", "cgue", "cgce", "c.g.u.e.", "c.g.c.e.", "c.t.p.", "c.t.r.",
+             "c.edu", "c. edu", "c.cost", "c. cost", "c.conti", "c. conti", "c.app", "c. app", "c.ass", "c. ass",
+             "cedu", "app.", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
+             "considerando", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
+             "decretolegge", "decreto-legge", "decreto legge", "decreto", "decr.", "d.-l.", "d. l.", "d. lgs", "d.lgs",
+             "d. p.", "d.p.", "r. d.", "l. ", "legge", "circolare", "circ.", "delibera", "determina", "ordinanza",
+             "o.m.", "o. m.", "regio", "gdpr", "rgpd"]
+    words += [w for w in ORDINALS if w.endswith("a")]  # "dodicesima disposizione transitoria"
+    names = []
+    for t in ACT_TYPES:
+        names += [*t.aliases, t.label, t.abbreviation]
+    for c in _CODE_ROWS:
+        names += [*c.aliases, c.abbreviation, c.name]
+    # a registry name counts only if the trigger reads it (aliases for it_resolve may be prose words)
+    words += [n for n in names if _TRIGGER.match(n) or _TRIGGER.match(n + " 1/2000")]
+    return [re.sub(r"\s+", " ", w.lower()) for w in words if w]
+
+
+_WORDS = _trigger_words()
+def _trie_regex(prefixes: set[str]) -> str:
+    """One regex matching any of `prefixes`, as a trie (each step one character test): the C
+    engine then discards most word starts in a character or two."""
+    trie: dict = {}
+    for p in prefixes:
+        node = trie
+        for ch in p:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        if "" in node and len(node) == 1:
+            return ""
+        alts = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie)
+
+
+def _anchor_prefixes() -> set[str]:
+    out = {w[:6] for w in _WORDS if len(w) >= 6} | {w for w in _WORDS if len(w) < 6}
+    out = {re.sub(" ", "\x00", w) for w in out}  # a space in a name: any whitespace in the text
+    return out | {r for r in ("i ", "v ", "x ", "ii", "iv", "ix", "vi", "xi", "xv", "xx")}
+
+
+# word starts that may begin an anchor (the full trigger, an alternation of every act type and code
+# name, is tried only there: on plain prose that keeps the scan near the speed of one small regex)
+_FILTER = re.compile(r"(?<![\w])(?i:" + _trie_regex(_anchor_prefixes()).replace("\x00", r"\s") + ")")
+
+
 def _year(y: str | None, act_type: str | None = None) -> int | None:
     info = BY_URN_TYPE.get(act_type or "")
     return year_of(y, historical=bool(info and info.historical))
@@ -1251,9 +1305,13 @@ class _Scanner:
         pos = 0
         n = len(text)
         while pos < n:
-            m = _TRIGGER.search(text, pos)
-            if not m:
+            f = _FILTER.search(text, pos)
+            if not f:
                 break
+            m = _TRIGGER.match(text, f.start())
+            if not m:
+                pos = f.start() + 1
+                continue
             s = m.start()
             g = m.lastgroup
             if g == "ecli":
