@@ -56,6 +56,8 @@ SEATS: dict[str, tuple[str, str, bool]] = {
     "Trento": ("Trentino-Alto Adige", "TRGATN", True), "Bolzano": ("Trentino-Alto Adige", "TRGABZ", False),
 }  # fmt: skip
 TAR_SEATS = tuple(sorted(SEATS))
+# the `sede` options of the portal's search form: 31 (reported from a real result page's form)
+SEDE_OPTIONS: tuple[str, ...] = (CDS, CGARS, *TAR_SEATS)
 ECLI_COURTS: dict[str, str] = {code: seat for seat, (_, code, _) in SEATS.items()} | {"CDS": CDS, "CGARS": CGARS}
 REGIONS: dict[str, list[str]] = {}
 for _seat, (_region, _, _main) in SEATS.items():
@@ -225,6 +227,14 @@ def resolve_sede(sede: str | None) -> str | None:
         raise InvalidArg(
             f"{region} has {len(seats)} seats of its administrative court: say which one",
             valid=" or ".join(f"'{s}' ({court_name(s)}, {_seat_kind(s)})" for s in seats),
+        )
+    code = re.sub(r"^ECLI:IT:", "", sede.strip().upper()).split(":")[0]
+    if re.fullmatch(r"T(?:AR|RGA)[A-Z]{2,4}", code):  # an ECLI court code that is not one of a seat
+        regions = [r for r in REGIONS if _norm(r).replace(" ", "").startswith(code[3:].lower()[:3])]
+        seats = [s for r in regions for s in REGIONS[r]]
+        raise InvalidArg(
+            f"{code} is not a known ECLI court code: the TAR codes are per seat",
+            valid="; ".join(f"{s} = {SEATS[s][1]}" for s in seats) if seats else SEDE_VALID,
         )
     raise InvalidArg(f"unknown sede {sede[:60]!r}", valid=SEDE_VALID)
 

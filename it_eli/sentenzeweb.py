@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from typing import Any, Literal
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 import msgspec
 
@@ -27,6 +27,15 @@ from .http import RETRY_LATER, HttpClient
 from .query import And, Node, Not, Or, Term, parse_query
 
 SELECT_PATH = "/isapi/hc.dll/sn.solr/sn-collection/select"
+# The court's front-end (index.js) marks what a request is for in the URL's query string:
+# `select?app.query=<kind>` (a search; bare `select?app.query` with no archive chosen),
+# `select?app.facet` (facet counts); the decision's detail goes to plain `select`.
+APP_QUERY = "app.query"
+APP_FACET = "app.facet"
+# Every search of the court's client is restricted to the two archives (its hidden `startquery`):
+# the collection also holds other kinds of documents (the suggester's `kind:"key"` entries).
+START_QUERY = '(kind:"snciv" OR kind:"snpen")'
+FORM_CONTENT_TYPE = "application/x-www-form-urlencoded; charset=UTF-8"
 # Public PDF of a decision: the `filename` field with `.pdf` -> `.clean.pdf`, under this path.
 PDF_PATH = "/xway/application/nif/clean/hc.dll"
 
@@ -38,7 +47,9 @@ SIC_ID_VALID = "kind+year+section+number+type, e.g. snciv2021521018O or snpen202
 HL_OPEN = "\u27e6"  # ⟦  highlight markers replacing Solr's <em>…</em>
 HL_CLOSE = "\u27e7"  # ⟧
 
-OBSCURING_MARK = "in fase di oscuramento"
+# While a decision is being anonymised its text says so; the court's script then refuses to open
+# the PDF (index.js `toTargetDoc` checks both phrases).
+OBSCURING_MARKS = ("in fase di oscuramento", "in fase di valutazione oscuramento")
 RATE_OVERFLOW_RETRY_SECONDS = 5
 
 Chamber = Literal["civile", "penale"]
@@ -55,8 +66,8 @@ CHAMBER_VALID = "civile (civ.) or penale (pen.), case-insensitive"
 
 _ROMAN = {"1": "I", "2": "II", "3": "III", "4": "IV", "5": "V", "6": "VI", "7": "VII"}
 _ORDINAL_WORDS = {"prima": "1", "seconda": "2", "terza": "3", "quarta": "4", "quinta": "5", "sesta": "6", "settima": "7"}
-# szdec codes a `section` filter may send (DISCOVERY: seen 1,2,3,5,L civil and 7 criminal;
-# U and 1..6 reported; F only by the citation convention) and what each means.
+# szdec codes a `section` filter may send and what each means (DISCOVERY: the court's script labels
+# 1-7, F, L, U; its civil facet shows 1,2,3,5,6,L,U; 7 is seen in a criminal record).
 SECTION_CODES: dict[str, str] = {
     "1": "I", "2": "II", "3": "III", "4": "IV", "5": "V (civil: tributaria)", "6": "VI", "7": "VII",
     "L": "lavoro (civil)", "U": "sezioni unite", "F": "feriale",
@@ -79,7 +90,7 @@ SECTION_VALID = (
 DECISION_TYPES: dict[str, str] = {
     **{k: "Sentenza" for k in ("sentenza", "sent", "s")},
     **{k: "Ordinanza" for k in ("ordinanza", "ord", "o")},
-    **{k: "Ordinanza interlocutoria" for k in ("ordinanzainterlocutoria", "ordinterl", "ordint", "interlocutoria", "i")},
+    **{k: "Ordinanza Interlocutoria" for k in ("ordinanzainterlocutoria", "ordinterl", "ordint", "interlocutoria", "i")},
     **{k: "Decreto" for k in ("decreto", "decr", "d")},
 }
 DECISION_TYPE_VALID = "sentenza (sent.), ordinanza (ord.), ordinanza interlocutoria (ord. interl.), decreto (decr.); case-insensitive"
@@ -94,8 +105,9 @@ TIPOPROV_ABBR: dict[str, str] = {
 # last letter of the id / `@t` of the filename, when tipoprov is missing.
 TYPE_LETTER_ABBR: dict[str, str] = {"S": "sent.", "O": "ord.", "I": "ord. interl.", "D": "decr."}
 
-SEARCH_FIELDS = "id,kind,anno,numdec,szdec,ssz,tipoprov,datdec,datdep,pd,materia,filename"
-FACET_FIELDS = ("anno", "szdec", "tipoprov", "kind")
+SEARCH_FIELDS = "id,kind,anno,numdec,numdep,szdec,ssz,tipoprov,datdec,datdep,pd,materia,filename,presidente,relatore"
+# the court's facet lists, in its order
+FACET_FIELDS = ("kind", "tipoprov", "szdec", "anno")
 # `field:word` in a query: SentenzeWeb is searched on its full text only (`ocr`).
 QUERY_FIELDS = {"testo": "ocr", "ocr": "ocr", "text": "ocr"}
 QUERY_VALID = (
@@ -130,6 +142,7 @@ class SolrDoc(msgspec.Struct, kw_only=True):
     kind: str | None = None
     anno: str | int | None = None
     numdec: str | int | None = None
+    numdep: str | int | None = None
     szdec: str | None = None
     ssz: str | None = None
     tipoprov: str | None = None
@@ -193,6 +206,8 @@ class _CassazioneIdentity(msgspec.Struct, frozen=True, kw_only=True):
     decision_date: str | None = None
     deposit_date: str | None = None
     materia: list[str] = msgspec.field(default_factory=list)
+    ecli: str | None = None  # as the court prints it on SentenzeWeb (ECLI:IT:CASS:2025:30020CIV)
+    pdf_url: str | None = None  # the court's PDF of the decision, when SentenzeWeb links one
 
 
 class CassazioneHit(_CassazioneIdentity, frozen=True, kw_only=True):
@@ -354,6 +369,12 @@ def resolve_section(section: object, what: str = "section") -> tuple[str, str | 
     if m and m.group(1) in SECTION_NAMES:
         key, chamber = m.group(1), CHAMBER_NAMES[m.group(2)]
     found = SECTION_NAMES.get(key)
+    if found is None and re.fullmatch(r"(?:6|vi|sesta)(?:t|trib|tributaria|l|lav|lavoro|[1-5])", key):
+        raise InvalidArg(
+            f"{what} {str(section)[:60]!r} is a sub-section of the old sixth civil section (field ssz), "
+            "which SentenzeWeb offers no filter for",
+            valid="section=6 (each hit's citation names its sub-section, e.g. sez. VI-T); " + SECTION_VALID,
+        )
     if found is None:
         raise InvalidArg(f"unknown {what} {str(section)[:60]!r}", valid=SECTION_VALID)
     if chamber is not None and found[1] is not None and found[1] != chamber:
@@ -379,7 +400,8 @@ def build_filters(
     section: str | None = None,
     decision_type: str | None = None,
 ) -> list[str]:
-    """Validated filters as `fq` values (never user text: only codes from the tables above).
+    """Validated filters as the court's client writes them, `field:"value"`, in the order of its
+    facet lists (kind, tipoprov, szdec, anno). Never user text: only values from the tables above.
 
     `sub_chamber` is the older name of `section` (same values); both may be given if they agree.
     """
@@ -399,48 +421,118 @@ def build_filters(
                 valid=f"chamber={sec[1]} or no chamber",
             )
         chamber = sec[1]
-    fq: list[str] = []
+    filters: list[str] = []
     if chamber is not None:
-        fq.append(f"kind:{KIND_OF_CHAMBER[chamber]}")
-    if sec is not None:
-        fq.append(f"szdec:{sec[0]}")
+        filters.append(f"kind:{solr_phrase(KIND_OF_CHAMBER[chamber])}")
     dtype = resolve_decision_type(decision_type)
     if dtype is not None:
-        fq.append(f"tipoprov:{solr_phrase(dtype)}")
+        filters.append(f"tipoprov:{solr_phrase(dtype)}")
+    if sec is not None:
+        filters.append(f"szdec:{solr_phrase(sec[0])}")
     if anno is not None:
         if isinstance(anno, str) and anno.strip().isdigit():
             anno = int(anno.strip())
         if isinstance(anno, bool) or not isinstance(anno, int) or not 1900 <= anno <= 2100:
             raise InvalidArg(f"anno {anno!r} is not a year", valid="a year such as 2024")
-        fq.append(f"anno:{anno}")
-    return fq
+        filters.append(f"anno:{solr_phrase(str(anno))}")
+    return filters
 
 
-def search_params(q: str, fq: list[str], limit: int, offset: int) -> list[tuple[str, str]]:
+def court_query(text_q: str, filters: list[str]) -> str:
+    """The `q` the court's client sends: the text in parentheses, its start query, then every
+    filter AND-ed in (it never sends `fq`)."""
+    return " AND ".join([f"({text_q})", f"({START_QUERY})", *filters])
+
+
+def filter_kind(filters: list[str]) -> str | None:
+    """The archive chosen by the filters (`snciv` / `snpen`), named in `select?app.query=<kind>`."""
+    for f in filters:
+        if f.startswith("kind:"):
+            return f[len("kind:"):].strip('"')
+    return None
+
+
+# The court's sort menu (`#sortchoice`): "data pubblicazione" (auto for the civil archive),
+# "data udienza" (auto for the criminal one), "rilevanza" (no sort sent: Solr's score order).
+SORTS: dict[str, str | None] = {
+    "relevance": None,
+    "deposit_date": "pd desc,numdec desc",
+    "decision_date": "datdec desc,pd desc,numdec desc",
+}
+SORT_NAMES: dict[str, str] = {
+    **{k: "relevance" for k in ("relevance", "rilevanza", "score")},
+    **{k: "deposit_date" for k in ("depositdate", "deposit", "datapubblicazione", "pubblicazione", "deposito", "date", "data")},
+    **{k: "decision_date" for k in ("decisiondate", "decision", "hearing", "dataudienza", "udienza", "decisione")},
+}
+SORT_VALID = "relevance (rilevanza), deposit_date (data pubblicazione, newest first), decision_date (data udienza)"
+
+
+def resolve_sort(sort: object) -> str:
+    if sort is None or (isinstance(sort, str) and not sort.strip()):
+        return "relevance"
+    name = SORT_NAMES.get(_key(sort)) if isinstance(sort, str) else None
+    if name is None:
+        raise InvalidArg(f"unknown sort {str(sort)[:40]!r}", valid=SORT_VALID)
+    return name
+
+
+def search_params(
+    text_q: str, filters: list[str], limit: int, offset: int, sort: str = "relevance"
+) -> list[tuple[str, str]]:
+    """A search as the court's client posts it to `select?app.query=<kind>` (the `app.query`
+    pair goes in the URL, the rest in the form body; see `fetch_select`)."""
     params = [
-        ("q", q),
-        ("wt", "json"),
-        ("app.query", ""),
-        ("rows", str(limit)),
+        (APP_QUERY, filter_kind(filters) or ""),
         ("start", str(offset)),
-        ("fl", SEARCH_FIELDS),
-        ("sort", "score desc,pd desc"),
-        ("hl", "true"),
-        ("hl.fl", "ocr"),
-        ("hl.snippets", "1"),
-        ("hl.fragsize", "200"),
-        ("facet", "true"),
-        ("facet.mincount", "1"),
-        ("facet.limit", "60"),
+        ("rows", str(limit)),
+        ("q", court_query(text_q, filters)),
+        ("wt", "json"),
+        ("indent", "off"),
     ]
-    params += [("facet.field", f) for f in FACET_FIELDS]
-    params += [("fq", f) for f in fq]
+    order = SORTS[resolve_sort(sort)]
+    if order:
+        params.append(("sort", order))
+    params += [
+        ("fl", SEARCH_FIELDS),
+        ("hl", "true"),
+        ("hl.snippets", "4"),
+        ("hl.fragsize", "100"),
+        ("hl.fl", "ocr"),
+        # highlight the user's words only: the filters are in `q` too, and `5` or `2020` would
+        # otherwise be marked wherever they occur in the text (the court sends its own hl.q too)
+        ("hl.q", text_q),
+        ("hl.maxAnalyzedChars", "1000000"),
+    ]
+    return params
+
+
+FACET_LIMIT = 257  # the court's default list length (256) + 1
+
+
+def facet_params(text_q: str, filters: list[str]) -> list[tuple[str, str]]:
+    """Facet counts as the court's client asks them (`select?app.facet`, `facet.method=enum`),
+    for every facet field at once, over the same `q` as the search."""
+    params = [
+        (APP_FACET, ""),
+        ("facet.method", "enum"),
+        ("facet.mincount", "1"),
+        ("wt", "json"),
+        ("indent", "off"),
+        ("q", court_query(text_q, filters)),
+        ("fl", "name"),
+        ("facet", "true"),
+    ]
+    for field in FACET_FIELDS:
+        params += [("facet.limit", str(FACET_LIMIT)), ("facet.sort", "false"), ("facet.prefix", ""),
+                   ("facet.field", field)]
     return params
 
 
 def get_params(sic_id: str) -> list[tuple[str, str]]:
+    """One decision by id, posted to plain `select` as the court's detail view does."""
     sic_id = check_sic_id(sic_id)
-    return [("q", f"id:{solr_phrase(sic_id)}"), ("wt", "json"), ("app.query", ""), ("rows", "1"), ("fl", "*")]
+    return [("start", "0"), ("rows", "1"), ("q", f"id:{solr_phrase(sic_id)}"), ("wt", "json"), ("indent", "off"),
+            ("fl", "*")]
 
 
 def check_sic_id(sic_id: object) -> str:
@@ -508,8 +600,13 @@ def section_label(kind: str | None, szdec: str | None, ssz: str | None = None) -
         return "fer."
     roman = _ROMAN.get(szdec, szdec)
     if szdec == "6" and ssz and ssz not in ("0", ""):
-        return f"{roman}-{'lav.' if ssz == 'L' else 'trib.' if ssz == 'T' else ssz}"
+        # the court's script labels the sub-section field: `5` -> T (tributaria), `L` -> lavoro
+        return f"{roman}-{SUBSECTION_LABELS.get(ssz, ssz)}"
     return roman
+
+
+# `ssz` (sub-section of the old sixth civil section) as cited; the court's script: {"5": "T", L: "LAVORO"}
+SUBSECTION_LABELS = {"5": "T", "T": "T", "L": "L"}
 
 
 def type_abbr(tipoprov: str | None, sic_id: str) -> str:
@@ -536,28 +633,60 @@ def citation(doc: SolrDoc) -> str:
     return ", ".join(parts)
 
 
+def ecli(doc: SolrDoc) -> str | None:
+    """The ECLI the court's front-end prints on every card: `ECLI:IT:CASS:<anno>:<numdec without
+    leading zeros><CIV|PEN>` (index.js; seen on 205 rendered cards, e.g. ECLI:IT:CASS:2022:4CIV for
+    numdec 00004)."""
+    m = SIC_ID_RE.fullmatch(doc.id)
+    if m is None:
+        return None
+    year = _first(doc.anno) or m.group(2)
+    number = (_first(doc.numdec) or m.group(4)).lstrip("0")
+    if not (re.fullmatch(r"\d{4}", year) and number.isdigit() and len(number) <= 7):
+        return None
+    return f"ECLI:IT:CASS:{year}:{number}{'PEN' if m.group(1) == 'snpen' else 'CIV'}"
+
+
+def _filename(doc: SolrDoc) -> str | None:
+    filename = _first(doc.filename)
+    if filename and (len(filename) > 200 or not re.fullmatch(r"[\w./@-]+", filename)):
+        return None  # not the shape seen in the captures
+    return filename or None
+
+
+def _pdf_link(kind: str, filename: str, sentenzeweb_url: str) -> str:
+    """The court's PDF address for a file name (index.js: `.pdf` -> `.clean.pdf` unless it has `.clean.`)."""
+    if ".clean." not in filename:
+        filename = filename.replace(".pdf", ".clean.pdf")
+    return (f"{public_base(sentenzeweb_url)}{PDF_PATH}?verbo=attach&db={quote(kind, safe='')}"
+            f"&id={quote(filename, safe='./@')}")
+
+
+def pdf_url(doc: SolrDoc, sentenzeweb_url: str) -> str | None:
+    """The court's PDF link, only when the record has a `filename` (as the front-end shows it)."""
+    filename = _filename(doc)
+    m = SIC_ID_RE.fullmatch(doc.id)
+    return _pdf_link(m.group(1), filename, sentenzeweb_url) if filename and m else None
+
+
 def public_base(sentenzeweb_url: str) -> str:
     parts = urlsplit(sentenzeweb_url)
     return f"{parts.scheme}://{parts.netloc}"
 
 
 def source_url(doc: SolrDoc, sentenzeweb_url: str) -> str:
-    """The decision's public PDF: from `filename`, or derived from the fields when absent."""
-    filename = _first(doc.filename)
-    if filename and (len(filename) > 200 or not re.fullmatch(r"[\w./@-]+", filename)):
-        filename = None  # not the shape seen in the captures: derive it instead
+    """The decision's public PDF: the court's link, or one derived from the fields when the record
+    has no `filename` (ssz assumed `0`), or last the Solr record itself."""
+    linked = pdf_url(doc, sentenzeweb_url)
+    if linked:
+        return linked
     m = SIC_ID_RE.fullmatch(doc.id)
-    kind = m.group(1) if m else "snciv"
-    if not filename and m:
-        dep = _first(doc.datdep) or _first(doc.pd)
-        if dep and re.fullmatch(r"\d{8}", dep):
-            ssz = doc.ssz if doc.ssz and re.fullmatch(r"[0-9A-Z]", doc.ssz) else "0"
-            filename = f"./{dep}/{kind}@s{m.group(3)}{ssz}@a{m.group(2)}@n{int(m.group(4)):05d}@t{m.group(5)}.pdf"
-    base = public_base(sentenzeweb_url)
-    if filename:
-        if filename.endswith(".pdf") and not filename.endswith(".clean.pdf"):
-            filename = filename[: -len(".pdf")] + ".clean.pdf"
-        return f"{base}{PDF_PATH}?verbo=attach&db={quote(kind, safe='')}&id={quote(filename, safe='./@')}"
+    dep = _first(doc.datdep) or _first(doc.pd)
+    if m and dep and re.fullmatch(r"\d{8}", dep):
+        ssz = doc.ssz if doc.ssz and re.fullmatch(r"[0-9A-Z]", doc.ssz) else "0"
+        kind = m.group(1)
+        derived = f"./{dep}/{kind}@s{m.group(3)}{ssz}@a{m.group(2)}@n{int(m.group(4)):05d}@t{m.group(5)}.pdf"
+        return _pdf_link(kind, derived, sentenzeweb_url)
     # Last resort: the Solr record itself (opens in a browser as JSON).
     return f"{sentenzeweb_url}{SELECT_PATH}?q={quote('id:' + solr_phrase(doc.id), safe='')}&wt=json"
 
@@ -565,7 +694,7 @@ def source_url(doc: SolrDoc, sentenzeweb_url: str) -> str:
 def clean_snippet(fragment: str) -> str:
     """Solr's `<em>` markup -> ⟦ ⟧ markers; nothing else of the fragment is markup."""
     text = fragment.replace(HL_OPEN, "").replace(HL_CLOSE, "")
-    text = re.sub(r"<em>", HL_OPEN, text, flags=re.I)
+    text = re.sub(r"<em\b[^>]*>", HL_OPEN, text, flags=re.I)
     text = re.sub(r"</em>", HL_CLOSE, text, flags=re.I)
     text = text.replace(HL_CLOSE + HL_OPEN, "")
     return " ".join(text.split())
@@ -575,7 +704,7 @@ def _hit(doc: SolrDoc, highlighting: dict[str, dict[str, list[str]]], sentenzewe
     m = SIC_ID_RE.fullmatch(doc.id)
     if m is None:
         raise UpstreamChanged(f"SentenzeWeb returned an id of unknown shape: {doc.id[:60]!r}")
-    frags = (highlighting.get(doc.id, {}).get("ocr") or [])[:3]
+    frags = (highlighting.get(doc.id, {}).get("ocr") or [])[:4]
     snippet = " … ".join(clean_snippet(f[: MAX_SNIPPET_CHARS * 4]) for f in frags) or None
     return CassazioneHit(
         sic_id=doc.id,
@@ -588,6 +717,8 @@ def _hit(doc: SolrDoc, highlighting: dict[str, dict[str, list[str]]], sentenzewe
         decision_date=iso_date(_first(doc.datdec)),
         deposit_date=iso_date(_first(doc.datdep) or _first(doc.pd)),
         materia=[_clip(v) for v in _all(doc.materia)[:MAX_MATERIA]],
+        ecli=ecli(doc),
+        pdf_url=pdf_url(doc, sentenzeweb_url),
         snippet=_clip(snippet, MAX_SNIPPET_CHARS),
         source_url=source_url(doc, sentenzeweb_url),
     )
@@ -600,6 +731,21 @@ def _facet(pairs: list[str | int]) -> list[FacetCount]:
         if isinstance(count, int) and count > 0:
             out.append(FacetCount(value=_clip(str(value), 60), count=count))
     return out
+
+
+def facets_of(answer: SolrAnswer) -> CassazioneFacets:
+    ff = answer.facet_counts.facet_fields if answer.facet_counts else {}
+    return CassazioneFacets(
+        anno=sorted(_facet(ff.get("anno", [])), key=lambda f: f.value, reverse=True),
+        section=_facet(ff.get("szdec", [])),
+        decision_type=_facet(ff.get("tipoprov", [])),
+        chamber=[FacetCount(value=CHAMBER_OF_KIND.get(f.value, f.value), count=f.count) for f in _facet(ff.get("kind", []))],
+    )
+
+
+def parse_facets(body: bytes, content_type: str = "") -> CassazioneFacets:
+    """The answer of a `select?app.facet` request."""
+    return facets_of(decode_answer(body, content_type))
 
 
 def encoded_size(value: Any) -> int:
@@ -619,16 +765,12 @@ def parse_search(
     content_type: str = "",
     notes: list[str] | None = None,
     budget: int | None = None,
+    facets: CassazioneFacets | None = None,
 ) -> CassazioneSearchResult:
     answer = decode_answer(body, content_type)
     hits = [_hit(d, answer.highlighting, sentenzeweb_url) for d in answer.response.docs[:limit]]
-    ff = answer.facet_counts.facet_fields if answer.facet_counts else {}
-    facets = CassazioneFacets(
-        anno=sorted(_facet(ff.get("anno", [])), key=lambda f: f.value, reverse=True),
-        section=_facet(ff.get("szdec", [])),
-        decision_type=_facet(ff.get("tipoprov", [])),
-        chamber=[FacetCount(value=CHAMBER_OF_KIND.get(f.value, f.value), count=f.count) for f in _facet(ff.get("kind", []))],
-    )
+    if facets is None:
+        facets = facets_of(answer)
     total = answer.response.numFound
 
     def make(page: list[CassazioneHit], extra: list[str]) -> CassazioneSearchResult:
@@ -687,9 +829,10 @@ def parse_decision(
     status: Literal["full", "obscuring_in_progress", "empty"] = "full"
     if not full:
         status = "empty"
-    elif OBSCURING_MARK in full.lower() and len(full) < 300:
+    elif any(mark in full.lower() for mark in OBSCURING_MARKS) and len(full) < 300:
         status = "obscuring_in_progress"
     note = None
+    pdf = hit.pdf_url if status != "obscuring_in_progress" else None  # as the court: no PDF yet
     if part == "dispositivo":
         paged, disp_out, truncated = dispositivo, None, False
     else:
@@ -715,6 +858,8 @@ def parse_decision(
         decision_date=hit.decision_date,
         deposit_date=hit.deposit_date,
         materia=hit.materia,
+        ecli=hit.ecli,
+        pdf_url=pdf,
         presidente=_clip(_first(doc.presidente)),
         relatore=_clip(_first(doc.relatore)),
         text_status=status,
@@ -733,13 +878,24 @@ def parse_decision(
 
 # ---------------------------------------------------------------- I/O
 
+def split_request(params: list[tuple[str, str]]) -> tuple[str, list[tuple[str, str]]]:
+    """(query string of the URL, form body): the court's client names the request in the URL
+    (`app.query=snciv`, bare `app.query` or `app.facet`) and posts everything else."""
+    marks = [k if not v else f"{k}={quote(v, safe='')}" for k, v in params if k in (APP_QUERY, APP_FACET)]
+    body = [(k, v) for k, v in params if k not in (APP_QUERY, APP_FACET)]
+    return "&".join(marks), body
+
+
 async def fetch_select(client: HttpClient, sentenzeweb_url: str, params: list[tuple[str, str]]) -> tuple[bytes, str]:
-    """One GET on the Solr select; returns (body, content type). Any non-200 is unavailable."""
+    """One POST on the Solr select, form-encoded as the court's client sends it; returns
+    (body, content type). Any non-200 is unavailable."""
+    marks, body = split_request(params)
+    url = sentenzeweb_url + SELECT_PATH + (f"?{marks}" if marks else "")
     resp = await client.request(
-        "GET",
-        sentenzeweb_url + SELECT_PATH,
-        params=params,
-        headers={"Accept": "application/json", "Referer": sentenzeweb_url + "/"},
+        "POST",
+        url,
+        data=urlencode(body).encode("ascii"),
+        headers={"Accept": "application/json", "Content-Type": FORM_CONTENT_TYPE, "Referer": sentenzeweb_url + "/"},
         not_found_statuses=(),
         what="SentenzeWeb",
     )

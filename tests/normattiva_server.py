@@ -80,6 +80,7 @@ API_PREFIX = "/t/normattiva.api/bff-opendata/v1/api/v1"
 _MCP = "normattiva-api/normattiva-mcp/tests/fixtures/risposte/"
 _SDK = "normattiva-api/normattiva-sdk/tests/fixtures/"
 _CON = "normattiva-api/normattiva-sdk/tests/contratto/dataset/risposte/"
+_LEG = "normattiva-api/legalize-pipeline/legalize-dev__legalize-pipeline__"
 
 # exact URN posted -> (capture file relative to testdata, HTTP status). Contract-monitor files
 # (_CON) are unwrapped: their `stato` is the status, `corpo` the body (re-serialised; REDUCED text).
@@ -106,6 +107,13 @@ API_ANSWERS: dict[str, tuple[str, int]] = {
     # (chosen) any date inside the recorded window 19870312-20230227
     "urn:nir:stato:legge:1970-12-01;898~art5!vig=2000-01-01": (_SDK + "urn_vigenza_finestra.json", 200),
     "urn:nir:stato:legge:1990-08-07;241": (_SDK + "urn_atto_intero.json", 200),
+    # (chosen) the legalize pipeline's raw bodies; its request URNs were not recorded. R.D. 262/1942
+    # without the annex answers the approving decree's art. 1 (UPSTREAMS.md, the body's own text).
+    "urn:nir:stato:regio.decreto:1942-03-16;262~art1": (_LEG + "sample-code.json", 200),
+    # L. 234/2021: `atto: null` + a `lista` whose first version starts on 2027-01-01. What the API
+    # answers with !vig=<a date before 2027> is not recorded: the same body is served (chosen).
+    "urn:nir:stato:legge:2021-12-30;234~art1": (_LEG + "sample-with-tables.json", 200),
+    "urn:nir:stato:legge:2021-12-30;234~art1!vig=2026-12-01": (_LEG + "sample-with-tables.json", 200),
     "urn:nir:stato:legge:1990-08-07;9999": (_SDK + "errore_404_atto_assente.json", 404),
     "urn:nir:stato:legge:1990-08-07;9999~art1": (_SDK + "errore_404_atto_assente.json", 404),
     "urn:nir:stato:legge:1990-08-07;241~art1@originale": (_CON + "urn_versione_originale.json", 0),

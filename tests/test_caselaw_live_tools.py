@@ -20,8 +20,11 @@ from it_eli.config import load_settings
 from it_eli.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import HttpClient
 from it_eli.tools import caselaw_live as tools
+from tests import sentenzeweb_frontend as frontend
 
 SELECT = "/sncass/isapi/hc.dll/sn.solr/sn-collection/select"
+# `select?app.facet` answers the facet lists of this page rendered by the court's front-end
+FACET_PAGE = "studiorizzo__sentenze.github.io__siti_Sentenze_Cassazione.html"
 P_AUTH = "Tk5Hx2Qa"
 
 # SELF-WRITTEN Liferay search page (no capture of the GET page exists): token in the script.
@@ -45,7 +48,9 @@ class Upstream:
         self.data = data
         self.mode = "normal"
         self.requests: list[web.Request] = []
-        self.params: list[list[tuple[str, str]]] = []
+        self.params: list[list[tuple[str, str]]] = []  # each select request: URL query + form body
+        self.select_urls: list[str] = []  # each select request's path and query string
+        self.facet_page: str = FACET_PAGE  # rendered front-end page whose facet lists app.facet replays
         self.posts: list[dict[str, str]] = []
         self.hits_429 = 0
         self.records: dict[str, bytes] = {}  # sic_id -> Solr answer (tests add SYNTHETIC records here)
@@ -61,7 +66,9 @@ class Upstream:
 
     async def select(self, request: web.Request) -> web.StreamResponse:
         self.requests.append(request)
-        self.params.append(list(request.query.items()))
+        form = list((await request.post()).items()) if request.method == "POST" else []
+        self.params.append(list(request.query.items()) + [(k, str(v)) for k, v in form])
+        self.select_urls.append(request.path_qs)
         mode = self.mode
         if mode == "timeout":
             await asyncio.sleep(3)
@@ -78,8 +85,10 @@ class Upstream:
             return web.Response(text="rate overflow", content_type="text/plain")
         if mode == "redirect-evil":
             raise web.HTTPFound("http://evil.example.com/steal")
-        q = request.query.get("q", "")
-        if q.startswith("id:") and q[4:-1] in self.records:
+        q = dict(self.params[-1]).get("q", "")
+        if "app.facet" in request.query:
+            body = frontend.solr_facet_answer(self.data / frontend.FRONTEND / self.facet_page)
+        elif q.startswith("id:") and q[4:-1] in self.records:
             body = self.records[q[4:-1]]
         elif q.startswith("id:"):
             body = self.cap("sentenzeweb", CASS_BY_ID.get(q, "visualex__italgiure_snciv_99999_2024.json"))
@@ -136,6 +145,7 @@ class Upstream:
     def app(self) -> web.Application:
         app = web.Application()
         app.router.add_get(SELECT, self.select)
+        app.router.add_post(SELECT, self.select)
         app.router.add_get("/web/guest/dcsnprr", self.ga_page)
         app.router.add_post("/web/guest/dcsnprr", self.ga_post)
         app.router.add_get("/visualizza/", self.ga_doc)
@@ -183,11 +193,19 @@ async def test_cassazione_search_with_highlighting(live, upstream):
     assert res.total == 1430 and len(res.hits) == 3
     assert all(h.source_url and h.citation.startswith("Cass. civ.") for h in res.hits)
     assert "⟦" in res.hits[0].snippet
-    sent = dict(upstream.params[-1])
-    assert sent["q"] == 'ocr:"art. 2043 c.c." AND ocr:"danno"'
-    assert sent["wt"] == "json" and sent["hl"] == "true" and sent["rows"] == "3"
-    assert [v for k, v in upstream.params[-1] if k == "fq"] == ["kind:snciv"]
-    assert {v for k, v in upstream.params[-1] if k == "facet.field"} == {"anno", "szdec", "tipoprov", "kind"}
+    # the search, then the facet counts, as the court's front-end asks them (index.js)
+    assert [u.split("?", 1)[1] for u in upstream.select_urls] == ["app.query=snciv", "app.facet"]
+    assert all(r.method == "POST" for r in upstream.requests)
+    assert {r.headers["Content-Type"] for r in upstream.requests} == {"application/x-www-form-urlencoded; charset=UTF-8"}
+    search, facet = dict(upstream.params[0]), upstream.params[1]
+    q = '(ocr:"art. 2043 c.c." AND ocr:"danno") AND ((kind:"snciv" OR kind:"snpen")) AND kind:"snciv"'
+    assert search["q"] == q == res.solr_query and res.filters == ['kind:"snciv"']
+    assert search["hl.q"] == 'ocr:"art. 2043 c.c." AND ocr:"danno"'  # the filters are not highlighted
+    assert search["wt"] == "json" and search["hl"] == "true" and search["rows"] == "3"
+    assert not any(k == "fq" for k, _ in upstream.params[0] + facet)
+    assert dict(facet)["q"] == q and dict(facet)["facet.method"] == "enum"
+    assert [v for k, v in facet if k == "facet.field"] == ["kind", "tipoprov", "szdec", "anno"]
+    assert [f.value for f in res.facets.section] == ["1", "2", "3", "5", "6", "L", "U"]
     msgspec.json.encode(res)  # serialisable as the MCP layer will
 
 
@@ -195,7 +213,7 @@ async def test_cassazione_search_is_cached(live, upstream):
     client, settings = live()
     a = await tools.it_cassazione_search(client, settings, query="responsabilità")
     b = await tools.it_cassazione_search(client, settings, query="responsabilità")
-    assert a == b and len(upstream.params) == 1
+    assert a == b and len(upstream.params) == 2  # one search and one facet request, then the cache
 
 
 async def test_cassazione_empty_result(live):

@@ -253,3 +253,73 @@ def test_pagination_footer_is_skipped_and_cds_hit_is_cited():
     h = hits[0]
     assert h.citation == "Cons. Stato, sez. V, ord. n. 5674/2026" and h.sede == "Consiglio di Stato"
     assert (h.number, h.year, h.ecli) == ("5674", 2026, "ECLI:IT:CDS:2026:5674ORD")
+
+
+# ------------------------------------------------------------------ the portal's form and ECLI codes (issue: reported facts)
+
+# SELF-WRITTEN in the reported shape of the portal's footer (a public project's real result page,
+# not in the shared data): an `article.ricerca--item` with the range and `_cur` / `_delta` links.
+FOOTER = (
+    '<article class="ricerca--item"><div class="row"><div class="col-sm-12">Risultati da 1 a 10 di 84845 totali'
+    '</div><div class="col-sm-12"><a href="/web/guest/dcsnprr?_' + ga.PORTLET_ID + '_cur=2&amp;_' + ga.PORTLET_ID
+    + '_delta=20">2</a><a href="/web/guest/dcsnprr?_' + ga.PORTLET_ID + '_cur=3&amp;_' + ga.PORTLET_ID
+    + '_delta=20">3</a></div></div></article>'
+)
+
+
+def test_pagination_footer_of_the_real_page_shape_is_never_a_hit(testdata):
+    page = (testdata / "ga" / "it-eli-mcp__ga_search_sample.html").read_bytes()
+    with_footer = page.replace(b"</body>", FOOTER.encode() + b"</body>")
+    assert with_footer != page
+    total, hits = ga.parse_search_page(with_footer, MDP)
+    assert total == 1128 and hits == ga.parse_search_page(page, MDP)[1]
+    assert len(hits) == 2 and all(h.ecli and h.document_url for h in hits)
+    # an item that is neither a decision nor the footer is a changed page, not a silent skip
+    odd = page.replace(b"</body>", b'<article class="ricerca--item"><div>Altro</div></article></body>')
+    with pytest.raises(UpstreamChanged):
+        ga.parse_search_page(odd, MDP)
+
+
+REPORTED_SEDI = ("Consiglio di Stato", "C.G.A.R.S", "Ancona", "Venezia", "L'Aquila", "Latina", "Lecce", "Parma",
+                 "Brescia", "Catania", "Salerno", "Pescara", "Reggio Calabria", "Bolzano", "Trento")
+
+
+def test_the_portal_has_31_sede_options_and_each_is_accepted_as_it_is():
+    assert len(ga.SEDE_OPTIONS) == len(set(ga.SEDE_OPTIONS)) == 31
+    assert set(REPORTED_SEDI) <= set(ga.SEDE_OPTIONS)
+    for option in ga.SEDE_OPTIONS:  # the portal's own value passes back unchanged
+        assert ga.resolve_sede(option) == option
+        assert ga.search_form("appalto", option, None, None, 20)[ga.NS + "sedeProvvedimenti"] == option
+
+
+@pytest.mark.parametrize(("seat", "code"), [("Brescia", "TARBS"), ("Milano", "TARMI"), ("Napoli", "TARNA"),
+                                             ("Catania", "TARCT"), ("Roma", "TARLAZ"), ("Trento", "TRGATN")])
+def test_tar_ecli_codes_are_per_seat(seat, code):
+    assert ga.build_ecli(seat, "Sentenza", "100", 2025) == f"ECLI:IT:{code}:2025:100SENT"
+    assert ga.resolve_sede(code) == seat and ga.ECLI_COURTS[code] == seat
+
+
+@pytest.mark.parametrize(("code", "listed"), [("TARLOM", "Milano = TARMI; Brescia = TARBS"),
+                                               ("TARCAM", "Napoli = TARNA; Salerno = TARSA"),
+                                               ("ECLI:IT:TARSIC", "Palermo = TARPA; Catania = TARCT")])
+def test_region_wide_ecli_codes_do_not_exist(code, listed):
+    assert not {"TARLOM", "TARCAM", "TARSIC"} & set(ga.ECLI_COURTS)
+    with pytest.raises(InvalidArg) as exc:
+        ga.resolve_sede(code)
+    assert exc.value.valid == listed
+
+
+@pytest.mark.internet
+@pytest.mark.parametrize("sede", ga.SEDE_OPTIONS)
+async def test_real_portal_answers_each_sede_with_its_own_ecli_code(make_settings, sede):
+    """Run when the portal can be reached: each of the 31 options answers, and its hits' ECLI court
+    code is the one it_eli holds for that seat (the reported per-seat codes, checked live)."""
+    from it_eli.http import HttpClient
+    from it_eli.tools import caselaw_live
+
+    settings = make_settings(throttle_seconds="1.5", http_timeout="30")
+    async with HttpClient(settings) as client:
+        res = await caselaw_live.it_ga_search(client, settings, query="ricorso", sede=sede, tipo="sentenza")
+    assert res.total_upstream > 0 and res.hits
+    codes = {h.ecli.split(":")[2] for h in res.hits if h.ecli}
+    assert codes and all(ga.ECLI_COURTS.get(c) == sede for c in codes), codes

@@ -50,8 +50,13 @@ async def app(upstream, make_settings):
         await a.close()
 
 
-def _fq(upstream: Upstream) -> list[str]:
-    return [v for k, v in upstream.params[-1] if k == "fq"]
+START = '((kind:"snciv" OR kind:"snpen"))'  # the court's start query, AND-ed into every search
+
+
+def _search_q(upstream: Upstream) -> str:
+    """The `q` of the last search request (`select?app.query...`; the facet request follows it)."""
+    return next(dict(p)["q"] for u, p in zip(reversed(upstream.select_urls), reversed(upstream.params))
+                if "app.query" in u)
 
 
 def _size(out: dict) -> int:
@@ -76,12 +81,26 @@ async def test_cassazione_section_and_decision_type_filters_reach_solr(app, upst
     err, out = await call(a, "it_cassazione_search", {"query": "danno", "chamber": "Civile", "section": "sezioni unite",
                                                        "decision_type": "Sentenza"})
     assert not err, out
-    assert _fq(upstream) == ["kind:snciv", "szdec:U", 'tipoprov:"Sentenza"'] == out["filters"]
+    filters = ['kind:"snciv"', 'tipoprov:"Sentenza"', 'szdec:"U"']
+    assert out["filters"] == filters
+    assert _search_q(upstream) == " AND ".join(['(ocr:"danno")', START, *filters]) == out["solr_query"]
     for section, code in [("SU", "U"), ("S.U.", "U"), ("Lavoro", "L"), ("III", "3"), ("l", "L")]:
         err, out = await call(a, "it_cassazione_search", {"query": "danno", "section": section})
-        assert not err and f"szdec:{code}" in out["filters"], (section, out)  # sent, or served from the cache
+        assert not err and f'szdec:"{code}"' in out["filters"], (section, out)  # sent, or served from the cache
     err, out = await call(a, "it_cassazione_search", {"query": "danno", "sub_chamber": "Lavoro"})
-    assert not err and out["filters"] == ["kind:snciv", "szdec:L"]
+    assert not err and out["filters"] == ['kind:"snciv"', 'szdec:"L"']
+
+
+async def test_interlocutory_order_of_the_united_sections_is_asked_as_the_court_asks_it(app, upstream):
+    """The acceptance case: the court's data writes `Ordinanza Interlocutoria` (capital I) and the
+    united sections are `szdec` `U`; both go into `q`, never into `fq`."""
+    err, out = await call(app(), "it_cassazione_search", {"query": "danno", "decision_type": "ordinanza interlocutoria",
+                                                           "section": "SU"})
+    assert not err, out
+    q = _search_q(upstream)
+    assert q == '(ocr:"danno") AND ' + START + ' AND tipoprov:"Ordinanza Interlocutoria" AND szdec:"U"'
+    assert upstream.select_urls[-2].endswith("/select?app.query")  # no archive chosen: bare app.query
+    assert not any(k == "fq" for p in upstream.params for k, _ in p)
 
 
 async def test_bad_filter_values_list_the_valid_ones(app, upstream):
@@ -147,8 +166,8 @@ async def test_ga_decision_has_citation_ecli_and_date(app, upstream):
 )
 async def test_cassazione_operators_reach_solr_as_operators(app, upstream, query, q):
     err, out = await call(app(), "it_cassazione_search", {"query": query})
-    assert not err and out["solr_query"] == q
-    assert dict(upstream.params[-1])["q"] == q
+    assert not err and out["solr_query"] == f"({q}) AND {START}"
+    assert _search_q(upstream) == f"({q}) AND {START}"
 
 
 async def test_ga_query_with_operators_says_they_are_sent_as_typed(app, upstream):

@@ -10,11 +10,13 @@ import pytest
 
 from it_eli.errors import IdentityMismatch, InvalidArg, NotAvailable, NotFound, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import HttpClient
-from it_eli.normattiva import api
 from it_eli.law.urn import parse_urn
+from it_eli.normattiva import api, clock
+from it_eli.normattiva.clock import frozen_today
 from tests.normattiva_server import NormattivaServer
 
 MCP = "normattiva-api/normattiva-mcp/tests/fixtures/risposte/"
+LEG = "normattiva-api/legalize-pipeline/legalize-dev__legalize-pipeline__"
 SDK = "normattiva-api/normattiva-sdk/tests/fixtures/"
 
 
@@ -253,6 +255,81 @@ def test_future_version_relative_to_today(testdata):
     assert not api.interpret_answer(200, "application/json", body, u, today=dt.date(2027, 2, 1)).future_version
 
 
+# ---------------------------------------------------------------- multi-version answers and code annexes
+
+
+L234_ART1 = "urn:nir:stato:legge:2021-12-30;234~art1"
+
+
+def test_lista_whose_first_version_starts_in_the_future_is_not_todays_text(testdata):
+    """L. 234/2021: `atto: null`, a `lista` of the text (from 2027-01-01) and its republication."""
+    body = _answer(testdata, LEG + "sample-with-tables.json")
+    assert json.loads(body)["data"]["atto"] is None
+    with frozen_today("2026-12-01"):  # the project's clock: "today" is 2026-12-01
+        art = api.interpret_answer(200, "application/json", body, parse_urn(L234_ART1))
+    assert art.candidates == 2 and art.supplement == 49  # the original publication, not the republication
+    assert art.in_force_from == "2027-01-01" and art.future_version
+    assert any("2027-01-01" in n and "!vig" in n for n in art.notes)
+    assert any("republication" in n for n in art.notes)
+    with frozen_today("2027-02-01"):
+        assert not api.interpret_answer(200, "application/json", body, parse_urn(L234_ART1)).future_version
+
+
+def test_a_version_starting_after_the_date_asked_is_never_that_dates_text(testdata):
+    body = _answer(testdata, LEG + "sample-with-tables.json")
+    with pytest.raises(NotAvailable) as ei:
+        api.interpret_answer(200, "application/json", body, parse_urn(L234_ART1 + "!vig=2026-12-01"))
+    assert ei.value.details["in_force_from"] == "2027-01-01" and "export" in ei.value.valid
+    art = api.interpret_answer(200, "application/json", body, parse_urn(L234_ART1 + "!vig=2027-03-01"))
+    assert art.in_force_from == "2027-01-01" and art.at_date == "2027-03-01"  # asked for that later date
+
+
+async def test_future_version_is_asked_again_for_today_and_refused(upstream):
+    srv, settings, client = upstream
+    with frozen_today("2026-12-01"):
+        art = await api.fetch_article(client, settings, L234_ART1)
+        assert art.future_version
+        with pytest.raises(NotAvailable) as ei:  # asked for today, answered the 2027 version
+            await api.fetch_article(client, settings, L234_ART1, at_date=clock.today())
+    assert ei.value.details["urn"] == L234_ART1 + "!vig=2026-12-01" and len(srv.requests) == 2
+
+
+def test_code_without_its_annex_answers_the_approving_decree(testdata):
+    """R.D. 262/1942 asked without `:2` answers art. 1 of the decree approving the Codice civile."""
+    body = _answer(testdata, LEG + "sample-code.json")
+    decree = api.interpret_answer(200, "application/json", body, parse_urn("urn:nir:stato:regio.decreto:1942-03-16;262~art1"))
+    assert decree.text.startswith("È approvato il testo del Codice civile")
+    assert any("262:2~art1" in n and "annex" in n for n in decree.notes)
+    with pytest.raises(IdentityMismatch) as ei:  # the same body offered as the code's art. 1
+        api.interpret_answer(200, "application/json", body, parse_urn("urn:nir:stato:regio.decreto:1942-03-16;262:2~art1"))
+    assert "approving decree" in ei.value.message
+    # what it_eli asks for the code's art. 1: the annex, whose answer is the code's article
+    assert str(api.api_urn_for("urn:nir:stato:regio.decreto:1942-03-16;262", "1")) == \
+        "urn:nir:stato:regio.decreto:1942-03-16;262:2~art1"
+
+
+async def test_code_article_one_is_fetched_from_the_annex(upstream):
+    srv, settings, client = upstream
+    art = await api.fetch_article(client, settings, "urn:nir:stato:regio.decreto:1942-03-16;262", article="1")
+    assert art.urn.endswith(";262:2~art1") and art.heading == "Capacità giuridica"
+    assert not any("approves the code" in n for n in art.notes)
+
+
+@pytest.mark.internet
+async def test_live_annex_and_future_versions(make_settings):
+    """The real API (run with -m internet): R.D. 262/1942 art. 1 without and with the annex, and
+    L. 234/2021 art. 1 today (never a version that starts after today)."""
+    settings = make_settings(throttle_seconds="1", http_timeout="30")
+    async with HttpClient(settings) as client:
+        code = await api.fetch_article(client, settings, "urn:nir:stato:regio.decreto:1942-03-16;262", "1")
+        assert code.heading == "Capacità giuridica"
+        try:
+            art = await api.fetch_article(client, settings, L234_ART1, at_date=clock.today())
+        except NotAvailable:
+            return  # the API has no version of that date: said, never served as today's
+        assert not art.future_version and (art.in_force_from or "") <= clock.today_iso()
+
+
 @pytest.mark.internet
 async def test_live_cc_2043(make_settings):
     """The real OpenData API (run with -m internet): art. 2043 c.c. through the annex form."""
@@ -260,3 +337,16 @@ async def test_live_cc_2043(make_settings):
     async with HttpClient(settings) as client:
         art = await api.fetch_article(client, settings, "urn:nir:stato:regio.decreto:1942-03-16;262", "2043")
     assert art.article_key == "2043" and "danno ingiusto" in art.text
+
+
+async def test_budget_law_article_is_not_served_from_its_future_version(testdata, make_settings):
+    """Through it_get_text: L. 234/2021 art. 1 on 2026-12-01 is never the 2027 version called current."""
+    from it_eli.tools.registry import call
+    from tests.test_legislation_evidence import replay
+
+    with frozen_today("2026-12-01"):
+        async with replay(testdata, make_settings) as (srv, app):
+            err, p = await call(app, "it_get_text", {"reference": "art. 1 l. 234/2021"})
+    assert err, p  # no text of today could be had here: said as a typed error, never the 2027 text
+    assert p["code"] in ("upstream_unavailable", "not_available"), p
+    assert "in force today" in p["message"] and "text" not in p

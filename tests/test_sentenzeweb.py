@@ -118,9 +118,9 @@ def test_sic_id_refuses(bad):
 
 
 def test_filters():
-    assert sw.build_filters("civile", "lavoro", 2024) == ["kind:snciv", "szdec:L", "anno:2024"]
-    assert sw.build_filters(None, "tributaria", None) == ["kind:snciv", "szdec:5"]
-    assert sw.build_filters("penale", None, None) == ["kind:snpen"]
+    assert sw.build_filters("civile", "lavoro", 2024) == ['kind:"snciv"', 'szdec:"L"', 'anno:"2024"']
+    assert sw.build_filters(None, "tributaria", None) == ['kind:"snciv"', 'szdec:"5"']
+    assert sw.build_filters("penale", None, None) == ['kind:"snpen"']
     for bad in [("penale", "lavoro", None), ("amministrativa", None, None), (None, None, 99), (None, None, "duemila")]:
         with pytest.raises(InvalidArg) as exc:
             sw.build_filters(*bad)
@@ -130,28 +130,28 @@ def test_filters():
 @pytest.mark.parametrize(
     ("kwargs", "fq"),
     [
-        ({"chamber": "Civile"}, ["kind:snciv"]),
-        ({"chamber": "PEN."}, ["kind:snpen"]),
-        ({"section": "sezioni unite"}, ["szdec:U"]),
-        ({"section": "SU"}, ["szdec:U"]),
-        ({"section": "S.U."}, ["szdec:U"]),
-        ({"section": "Sez. Un."}, ["szdec:U"]),
-        ({"section": "SS.UU.", "chamber": "penale"}, ["kind:snpen", "szdec:U"]),
-        ({"section": "Lavoro"}, ["kind:snciv", "szdec:L"]),
-        ({"sub_chamber": "Lavoro"}, ["kind:snciv", "szdec:L"]),
-        ({"sub_chamber": "sezioni unite"}, ["szdec:U"]),
-        ({"section": "III"}, ["szdec:3"]),
-        ({"section": "sez. III", "chamber": "civile"}, ["kind:snciv", "szdec:3"]),
-        ({"section": "terza"}, ["szdec:3"]),
-        ({"section": "7", "chamber": "penale"}, ["kind:snpen", "szdec:7"]),
-        ({"section": "l"}, ["kind:snciv", "szdec:L"]),  # a facet value, any case
-        ({"section": "III pen."}, ["kind:snpen", "szdec:3"]),
-        ({"section": "Sez. Un. civ."}, ["kind:snciv", "szdec:U"]),
+        ({"chamber": "Civile"}, ['kind:"snciv"']),
+        ({"chamber": "PEN."}, ['kind:"snpen"']),
+        ({"section": "sezioni unite"}, ['szdec:"U"']),
+        ({"section": "SU"}, ['szdec:"U"']),
+        ({"section": "S.U."}, ['szdec:"U"']),
+        ({"section": "Sez. Un."}, ['szdec:"U"']),
+        ({"section": "SS.UU.", "chamber": "penale"}, ['kind:"snpen"', 'szdec:"U"']),
+        ({"section": "Lavoro"}, ['kind:"snciv"', 'szdec:"L"']),
+        ({"sub_chamber": "Lavoro"}, ['kind:"snciv"', 'szdec:"L"']),
+        ({"sub_chamber": "sezioni unite"}, ['szdec:"U"']),
+        ({"section": "III"}, ['szdec:"3"']),
+        ({"section": "sez. III", "chamber": "civile"}, ['kind:"snciv"', 'szdec:"3"']),
+        ({"section": "terza"}, ['szdec:"3"']),
+        ({"section": "7", "chamber": "penale"}, ['kind:"snpen"', 'szdec:"7"']),
+        ({"section": "l"}, ['kind:"snciv"', 'szdec:"L"']),  # a facet value, any case
+        ({"section": "III pen."}, ['kind:"snpen"', 'szdec:"3"']),
+        ({"section": "Sez. Un. civ."}, ['kind:"snciv"', 'szdec:"U"']),
         ({"decision_type": "Sentenza"}, ['tipoprov:"Sentenza"']),
         ({"decision_type": "ord."}, ['tipoprov:"Ordinanza"']),
-        ({"decision_type": "ordinanza interlocutoria"}, ['tipoprov:"Ordinanza interlocutoria"']),
+        ({"decision_type": "ordinanza interlocutoria"}, ['tipoprov:"Ordinanza Interlocutoria"']),
         ({"decision_type": "DECRETO"}, ['tipoprov:"Decreto"']),
-        ({"section": "U", "decision_type": "sent.", "anno": 2020}, ["szdec:U", 'tipoprov:"Sentenza"', "anno:2020"]),
+        ({"section": "U", "decision_type": "sent.", "anno": 2020}, ['tipoprov:"Sentenza"', 'szdec:"U"', 'anno:"2020"']),
     ],
 )
 def test_section_and_decision_type_filters(kwargs, fq):
@@ -297,8 +297,10 @@ def test_user_text_never_changes_query_structure(text):
             assert word in text or word.replace('"', "") in text.replace('"', "")
     fq = sw.build_filters("civile", "lavoro", 2020, section=None, decision_type="sentenza")
     params = sw.search_params(q, fq, 10, 0)
-    assert [v for k, v in params if k == "q"] == [q]
-    assert [p for p in params if p[0] != "q"] == [p for p in sw.search_params("X", fq, 10, 0) if p[0] != "q"]
+    assert [v for k, v in params if k == "q"] == [sw.court_query(q, fq)] and dict(params)["hl.q"] == q
+    assert sw.court_query(q, fq) == f'({q}) AND ((kind:"snciv" OR kind:"snpen")) AND ' + " AND ".join(fq)
+    others = [p for p in sw.search_params("X", fq, 10, 0) if p[0] not in ("q", "hl.q")]
+    assert [p for p in params if p[0] not in ("q", "hl.q")] == others
 
 
 def test_long_query_of_specials_is_one_phrase_each():

@@ -230,6 +230,9 @@ def parse_article_html(html: str) -> dict[str, Any]:
         "preamble": "\n".join(preamble_lines) or None,
         "notes": notes,
         "labels": labels,
+        # a code's articles come in its annex's block (reale-atto-cc-*, urn_articolo_allegato);
+        # the approving decree's own articles come as `article-num-akn` (legalize sample-code)
+        "in_annex": "attachment-just-text" in html,
     }
 
 
@@ -285,6 +288,34 @@ def choose_item(data: dict[str, Any]) -> tuple[dict[str, Any], int, list[str]]:
             for x in lista
         ],
     )
+
+
+_APPROVING_DECREE = re.compile(r"^Approvazione del (?:testo )?(?:definitivo )?(?:del )?Codice\b", re.I)
+
+
+def _check_annex(requested: Urn, item: dict[str, Any], in_annex: bool, notes: list[str]) -> None:
+    """A code's article is asked in its annex; the act's own article is its approving decree's.
+
+    R.D. 262/1942 asked without its annex answers art. 1 of the decree that approves the Codice
+    civile (legalize sample-code.json), with the same title, number and date as the code's
+    articles: only the block it comes in tells them apart.
+    """
+    if requested.annex is not None and not in_annex:
+        raise IdentityMismatch(
+            f"asked art. {requested.article} of annex {requested.annex} of {item.get('titolo')!r}; the OpenData API "
+            "answered an article of the act's own body (the approving decree), not of the annex",
+            requested=str(requested), returned=item.get("titolo"), differences=["annex article expected, body article returned"],
+        )
+    if requested.annex is None and not in_annex and _APPROVING_DECREE.match(_ws(item.get("sottoTitolo") or "")):
+        hint = ""
+        if requested.number and requested.year:
+            code = _codes.lookup_act(requested.act_type, requested.year, requested.number)
+            if code is not None and code.api_urn != code.urn:
+                hint = f" ({code.api_urn}~art{requested.article})"
+        notes.append(
+            f"this is art. {requested.article} of the decree that approves the code ({_ws(item.get('sottoTitolo') or '')}), "
+            f"not of the code: the code's articles are in its annex{hint or ' (:1 or :2 after the number)'}"
+        )
 
 
 def _check_api_identity(requested: Urn, item: dict[str, Any], parsed_num: str | None) -> None:
@@ -378,6 +409,7 @@ def interpret_answer(
         raise UpstreamChanged("the OpenData API answer has no articoloHtml", urn=sent)
     parsed = parse_article_html(html)
     _check_api_identity(requested, item, parsed["num"])
+    _check_annex(requested, item, parsed["in_annex"], notes)
     text = parsed["text"]
     frm = _api_date(item.get("articoloDataInizioVigenza"))
     to = _api_date(item.get("articoloDataFineVigenza"))
@@ -389,6 +421,15 @@ def interpret_answer(
     possibly_truncated = _truncated(parsed["labels"])
     if possibly_truncated:
         notes.append("the API returns at most 100 commi: this article may be cut; use the AKN export for the full text")
+    if requested.vigenza and frm and frm > requested.vigenza and not not_yet:
+        # asked for a date, answered a version that starts after it (the `lista` form's first item
+        # may start in the future: L. 234/2021 from 2027-01-01, legalize sample-with-tables.json)
+        raise NotAvailable(
+            f"the OpenData API answered the version in force from {frm} when asked for the text in force on "
+            f"{requested.vigenza}: that is not the text of that date",
+            urn=sent, in_force_from=frm, at_date=requested.vigenza,
+            valid="the portal's export of the whole act at that date (it_get_text without article, or it_get_act)",
+        )
     future = bool(frm and frm > today.isoformat())
     if future:
         notes.append(f"this version starts on {frm}, after today: ask with !vig=<date> for the text in force now")

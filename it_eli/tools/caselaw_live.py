@@ -166,6 +166,7 @@ async def it_cassazione_search(
     section: str | None = None,
     decision_type: str | None = None,
     anno: int | None = None,
+    sort: str | None = None,
     limit: int = 10,
     offset: int = 0,
 ) -> CassazioneSearchResult:
@@ -174,28 +175,41 @@ async def it_cassazione_search(
 
     Filters: chamber civile/penale, section (1-7, lavoro, sezioni unite, feriale, tributaria;
     `sub_chamber` is its older name), decision_type (sentenza, ordinanza, ordinanza
-    interlocutoria, decreto), anno; all case-insensitive. The answer has highlighted snippets
-    (⟦…⟧), the total, and facet counts whose values can be passed back as these filters.
+    interlocutoria, decreto), anno; all case-insensitive; sort relevance (default), deposit_date
+    or decision_date. Requests are shaped as the court's own front-end shapes them: filters AND-ed
+    into `q`, the search and the facet counts as two requests. The answer has highlighted snippets
+    (⟦…⟧), the total, each hit's ECLI and PDF link, and facet counts whose values can be passed
+    back as these filters (when the facet request fails, the hits come without them and a note).
     """
     if not isinstance(query, str):
         raise InvalidArg("query must be text", valid=sentenzeweb.QUERY_VALID)
     limit = _check_int("limit", limit, 1, MAX_CASS_LIMIT)
     offset = _check_int("offset", offset, 0, 10000)
     q, _terms, notes = sentenzeweb.compile_query(query)
-    fq = sentenzeweb.build_filters(chamber, sub_chamber, anno, section=section, decision_type=decision_type)
-    params = sentenzeweb.search_params(q, fq, limit, offset)
+    filters = sentenzeweb.build_filters(chamber, sub_chamber, anno, section=section, decision_type=decision_type)
+    params = sentenzeweb.search_params(q, filters, limit, offset, sentenzeweb.resolve_sort(sort))
     (body, ctype), stale = await _select(client, settings, params, settings.search_cache_seconds)
+    sentenzeweb.decode_answer(body, ctype)  # a bad search answer fails before the facet request
+    try:
+        (fbody, fctype), _ = await _select(
+            client, settings, sentenzeweb.facet_params(q, filters), settings.search_cache_seconds
+        )
+        facets = sentenzeweb.parse_facets(fbody, fctype)
+    except DOWN as exc:
+        facets = CassazioneFacets()
+        notes = [*notes, f"facet counts unavailable ({exc.code}): the hits are complete, the counts are not"]
     result = sentenzeweb.parse_search(
         body,
         query=query,
-        solr_query=q,
-        filters=fq,
+        solr_query=dict(params)["q"],
+        filters=filters,
         limit=limit,
         offset=offset,
         sentenzeweb_url=settings.sentenzeweb_url,
         content_type=ctype,
         notes=notes,
         budget=_budget(settings),
+        facets=facets,
     )
     return _mark_stale(result, stale)
 

@@ -18,6 +18,7 @@ class CassSearchParams(msgspec.Struct, kw_only=True):
     sub_chamber: Annotated[str | None, Meta(description="Older name of section.")] = None
     decision_type: Annotated[str | None, Meta(description="sentenza, ordinanza, ordinanza interlocutoria or decreto.")] = None
     anno: Annotated[int | None, Meta(description="Year of the decision.")] = None
+    sort: Annotated[str | None, Meta(description="relevance (default), deposit_date or decision_date (newest first).")] = None
     limit: Annotated[int, Meta(description="Hits per page.")] = 10
     offset: Annotated[int, Meta(description="Hits to skip (paging).")] = 0
 
@@ -51,10 +52,11 @@ async def cassazione_search(app, **kwargs):
     query language of it_case_search: words and "quoted phrases" (all required), OR, NOT / -word,
     (parentheses), "phrase"~N. Filters, case-insensitive: chamber (civile|penale), section (1-7 or
     I-VII, lavoro, sezioni unite / SU, feriale, tributaria; sub_chamber is its older name),
-    decision_type (sentenza|ordinanza|ordinanza interlocutoria|decreto), anno. Highlighted snippets,
-    total found, facet counts by year, section, type and chamber whose values pass back as these
-    filters; each hit has sic_id, Italian citation (Cass. civ., sez. III, ord. n. 24393/2025), dates,
-    source_url."""
+    decision_type (sentenza|ordinanza|ordinanza interlocutoria|decreto), anno; sort relevance
+    (default), deposit_date or decision_date. Highlighted snippets, total found, facet counts by
+    year, section, type and chamber whose values pass back as these filters; each hit has sic_id,
+    Italian citation (Cass. civ., sez. III, ord. n. 24393/2025), the ECLI the court prints
+    (ECLI:IT:CASS:2025:30020CIV), dates, pdf_url (the court's PDF, when linked) and source_url."""
     return await live.it_cassazione_search(app.http, app.settings, **kwargs)
 
 
