@@ -520,7 +520,8 @@ def _citation_key(c: Citation, group: list[Citation]) -> tuple:
     """What a citation's verdict depends on: everything but where it stands in the text. A
     description is judged with the articles cited with it ('artt. 575 e 577 c.p. (omicidio)')
     and its verdict quotes the citation, so then the group and the text count too."""
-    act = msgspec.json.encode(c.act) if c.act is not None else None
+    # where the act is named is not part of it (the same act cited twice is one check)
+    act = msgspec.json.encode(msgspec.structs.replace(c.act, start=-1, end=-1)) if c.act is not None else None
     described = None
     if c.description:
         described = (c.raw, tuple(g.article for g in group if g.act is c.act))
