@@ -112,7 +112,7 @@ ACT_TYPES: tuple[ActType, ...] = (
        r"decreto\s+interministeriale|d\.\s?i\.(?=\s)", verified=False, date_only=True, family="ministeriale"),
     _t("decreto.ministeriale", "", "decreto", "D.M.", "decreto ministeriale", None,
        ("d.m.", "d.m", "dm", "decreto ministeriale", "decreto del ministro"),
-       r"decreto\s+ministeriale|decreto(?=\s+del\s+ministr[oa])|d\.\s?m\.|DM(?=\s)", verified=False, date_only=True,
+       r"decreto\s+ministeriale|decreto(?=\s+(?:del|dal)\s+minist(?:r[oa]|ero)\b)|d\.\s?m\.|DM(?=\s)", verified=False, date_only=True,
        family="ministeriale"),
     _t("legge.regionale", "", "legge", "L.R.", "legge regionale", None,
        ("l.r.", "lr", "l. reg.", "legge regionale", "l.reg."),

@@ -132,6 +132,7 @@ _COORD_NUM = re.compile(
     rf"{_S}(?P<mark>{_NUM_MARK}{_S})?(?P<n>{_ACT_NO}){_MORE_NOS}(?:"
     rf"{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})(?![\d/])"
     rf"|{_S},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+|,\s{{0,3}})(?:(?P<d>{_DAY})\s{{1,3}}(?P<m>{_MONTH_RE})\s{{0,3}})?(?P<y4>\d{{4}})(?!\d)"
+    rf"|{_S},?\s{{1,3}}del\s{{1,3}}(?P<y6>\d{{2}})(?![\d/.,]\d|\d|\s{{0,3}}(?:{_MONTH_RE}|[./-]\s?\d))"
     rf"|{_S},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+){_NDATE.replace('(?P<', '(?P<n_').replace('(?P=sep)', '(?P=n_sep)')}"
     rf"|{_S}\(\s{{0,3}}(?P<y5>\d{{4}})\s{{0,3}}\)"
     rf")?(?![\d/.,]\d)",
@@ -628,7 +629,7 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
         if not n:
             return None
         number = n.group("n")
-        yraw = n.group("y2") or n.group("y4") or n.group("n_y") or n.group("y5")
+        yraw = n.group("y2") or n.group("y4") or n.group("n_y") or n.group("y5") or n.group("y6")
         year = _year(yraw, act_type)
         if yraw and year is None:
             return None
