@@ -533,6 +533,7 @@ FORMS: list[dict] = [
     U("art. 4, n. 1), del GDPR", GDPR, article="4", numero="1"),
     U("considerando 26 del GDPR", GDPR, considerando="26"),
     U("considerando n. 47 del Regolamento (UE) 2016/679", GDPR, considerando="47"),
+    U("cons. 47 GDPR", GDPR, considerando="47"),
     U("art. 28 RGPD", GDPR, article="28"),
     U("art. 5 dell'AI Act", "http://data.europa.eu/eli/reg/2024/1689/oj", article="5"),
     U("art. 6 del Regolamento (UE) 2024/1689", "http://data.europa.eu/eli/reg/2024/1689/oj", article="6"),

@@ -226,7 +226,7 @@ _ANNEX_AFTER = re.compile(
     rf"{_S},?{_S}(?:dell['’]\s?|del\s+|nell['’]\s?|all['’]\s?)?(?:allegato|all\.)\s{{0,3}}(?P<v>{_STRUCT_VALUE})", re.I
 )
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
-_CONSIDERANDO = re.compile(r"considerando\s{1,3}(?:n\.\s{0,3})?(?P<v>\d{1,3})(?![\d/])", re.I)
+_CONSIDERANDO = re.compile(r"(?:(?i:considerando|consid\.)|cons\.)\s{1,3}(?:n\.\s{0,3})?(?P<v>\d{1,3})(?![\d/])")
 # the Costituzione's transitional provisions: "XII disp. trans. fin.", "la XII disposizione transitoria e finale",
 # "disposizione transitoria XIX", "dodicesima disposizione transitoria"
 _ORD_FEM_RE = "(?:" + "|".join(sorted((w for w in ORDINALS if w.endswith("a")), key=len, reverse=True)) + ")"
@@ -453,7 +453,7 @@ _TRIGGER = re.compile(
     r"(?i:" + _OTHER_COURTS + r")))"
     r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + _ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
-    r"|(?P<cons>(?i:considerando)(?=\s{1,3}(?:n\.\s{0,3})?\d))"
+    r"|(?P<cons>(?:(?i:considerando|consid\.)|cons\.)(?=\s{1,3}(?:n\.\s{0,3})?\d))"
     r"|(?P<act>(?i:regolamento|reg\.|direttiva|dir\.)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))"
     r"|(?i:" + _ACT_WORDS + r")|" + _CODE_WORDS + r")"
     r")"
