@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 
 from . import WORK_DIR
+from . import cortecost_stages as stages
+from .cortecost_stages import percentile
 
 TARGETS = {
     "build_speedup": 2.0,  # it_eli build at least 2x faster than FTS5
@@ -159,7 +161,20 @@ def child_floor(archive: Path, work: Path, threads: int, heap_bytes: int) -> dic
                 doc.add_text("body", an.prepare(text))
         body_only.append(doc)
     defn = load_index_def(decisions.DEFN_NAME)
-    out: dict[str, float] = {"read_cpu": read_cpu, "document_cpu": document_cpu}
+    # analysis alone: each part through its field's analyzer and through the stemmed one (body)
+    # (Python builds each token list: an upper bound of what the analysis costs in the writer)
+    part_an = build_tantivy_analyzer(defn.field(decisions.PARTS[0]).analyzer or defn.default_analyzer)
+    body_an = build_tantivy_analyzer(defn.default_analyzer)
+    t = time.process_time()
+    for d in records:
+        for part in decisions.PARTS:
+            text = getattr(d, part)
+            if text:
+                prepared = an.prepare(text)
+                part_an.analyze(prepared)
+                body_an.analyze(prepared)
+    analyse_cpu = time.process_time() - t
+    out: dict[str, float] = {"read_cpu": read_cpu, "document_cpu": document_cpu, "analyse_cpu": analyse_cpu}
     for label, docs, no_stem in (("as_built", full, False), ("body_only", body_only, False),
                                  ("as_built_no_stemmer", full, True)):
         target = work / f"floor-{label}"
@@ -192,7 +207,9 @@ def run_child(args: list[str], out: Path) -> tuple[dict, float, float]:
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         raise RuntimeError(f"child {args[0]} failed with exit code {proc.returncode}")
-    return json.loads(out.read_text()), usage.ru_maxrss / 1024, wall  # ru_maxrss is in KiB on Linux
+    answer = json.loads(out.read_text())
+    answer["cpu_seconds"] = usage.ru_utime + usage.ru_stime  # the work done, whatever else loads the machine
+    return answer, usage.ru_maxrss / 1024, wall  # ru_maxrss is in KiB on Linux
 
 
 # ---------------------------------------------------------------- queries
@@ -201,15 +218,6 @@ def fts5_query(q: str) -> str:
     if q.startswith('"'):
         return q
     return " ".join(f'"{w}"' for w in q.split())
-
-
-def percentile(values: list[float], p: float) -> float:
-    s = sorted(values)
-    if not s:
-        return float("nan")
-    k = (len(s) - 1) * p
-    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def time_queries(run, queries: list[tuple[str, int | None]], rounds: int) -> tuple[list[float], int, int, str]:
@@ -376,6 +384,63 @@ def machine() -> str:
     return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GB RAM, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}"
 
 
+def render_issue16(res: dict) -> str:
+    """Issue 16's acceptance, side by side with the reference package when it was measured."""
+    it, ref, mcp, up = res["it_eli"], res.get("reference"), res.get("mcp", {}), res.get("update")
+    rows = []
+    if ref:
+        ratio = it["build_seconds"] / ref["seconds"]
+        rows.append(("full build (s)", f"{it['build_seconds']:.1f}", f"{ref['seconds']:.1f}", "<= 0.5x the reference",
+                     f"{ratio:.2f}x", _mark(ratio <= 0.5)))
+        rows.append(("build peak RSS (MB)", f"{it['peak_mb']:.0f}", f"{ref['peak_mb']:.0f}", "< 600 MB",
+                     f"{it['peak_mb']:.0f} MB", _mark(it["peak_mb"] < 600)))
+        rows.append(("index size (MB)", f"{it['index_mb']:.1f}", f"{ref['index_mb']:.1f}", "smaller than the reference",
+                     f"{it['index_mb'] / ref['index_mb']:.2f}x", _mark(it["index_mb"] < ref["index_mb"])))
+    for label, name in (("all", "no filter"), ("year", "year filter")):
+        a, b = mcp.get(f"it_eli.{label}"), mcp.get(f"reference.{label}")
+        if a:
+            rows.append((f"it_case_search over MCP stdio p50, {name} (ms)", f"{a['p50_ms']:.2f}",
+                         f"{b['p50_ms']:.2f}" if b else "—", "", "", ""))
+            rows.append((f"it_case_search over MCP stdio p95, {name} (ms)", f"{a['p95_ms']:.2f}",
+                         f"{b['p95_ms']:.2f}" if b else "—", "<= 5 ms", f"{a['p95_ms']:.2f} ms",
+                         _mark(a["p95_ms"] <= 5.0) if not a["errors"] else "INVALID (errors)"))
+    if "noop" in mcp:
+        n = mcp["noop"]
+        rows.append(("no-op tool over MCP stdio (same SDK), p50 / p95 (ms)", f"{n['p50_ms']:.2f} / {n['p95_ms']:.2f}",
+                     "", "the floor", "", ""))
+    if up:
+        rows.append((f"update: +{up['added']} decisions to the {up['total'] - up['added']} index (s)",
+                     f"{up['seconds']:.2f}", "—", "< 3 s", f"{up['seconds']:.2f} s", _mark(up["seconds"] < 3.0)))
+    if not rows:
+        return ""
+    head = ("issue 16", "it_eli", "reference package", "target", "it_eli vs target", "status")
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+    out = [line(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows]
+    st = res.get("stages")
+    if st:
+        for label in ("all", "year"):
+            parts = ", ".join(f"{k} {v['mean_ms']:.2f}" for k, v in st[label].items() if k != "total")
+            out.append(f"search stages in-process ({label}), mean ms: {parts}; total p50/p95 "
+                       f"{st[label]['total']['p50_ms']:.2f}/{st[label]['total']['p95_ms']:.2f}")
+    fl = res.get("floor")
+    if fl:
+        out.append(f"build stages (CPU-s): read {fl['read_cpu']:.1f}, Python per document {fl['document_cpu']:.1f}, "
+                   f"analyse (the analyzers alone, token lists built) {fl.get('analyse_cpu', float('nan')):.1f}, "
+                   f"Tantivy analyse+index+commit of the pre-built documents {fl['as_built_cpu']:.1f} "
+                   f"(wall {fl['as_built_wall']:.1f} s; body alone {fl['body_only_cpu']:.1f})")
+    if "read_seconds" in it:
+        out.append(f"build stages (wall s, in the build): read {it['read_seconds']:.1f}, Python per document "
+                   f"{it['document_seconds']:.1f}, Tantivy index + commit (what the loop waits for) "
+                   f"{it['tantivy_seconds']:.1f}")
+    if ref:
+        out.append(f"build CPU (user + system, all threads): it_eli {it.get('cpu_seconds') or float('nan'):.1f} CPU-s, "
+                   f"reference {ref['cpu_seconds']:.1f} CPU-s; it_eli build wall {it['wall_seconds']:.1f} s "
+                   f"(process, interpreter start included)")
+    out.append(f"load average at start / end: {res.get('load_start')} / {res.get('load_end')}")
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks cortecost", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -388,6 +453,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--regenerate", action="store_true", help="rewrite the corpus even if cached")
     ap.add_argument("--no-floor", action="store_true",
                     help="skip the CPU floor diagnostic (Tantivy alone on pre-built documents, ~1 min)")
+    ap.add_argument("--reference-python", default=os.environ.get("IT_ELI_REFERENCE_PYTHON"),
+                    help="a Python with the reference package (italy-eli-mcp) installed: its own build and its "
+                         "MCP server are measured beside it_eli's (default: $IT_ELI_REFERENCE_PYTHON; none: skipped)")
+    ap.add_argument("--mcp-queries", type=int, default=120, help="queries sent over MCP stdio per mode (default 120)")
+    ap.add_argument("--update-count", type=int, default=350, help="decisions of the archive added by the update step")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--archive", help=argparse.SUPPRESS)
     ap.add_argument("--target", help=argparse.SUPPRESS)
@@ -406,6 +476,7 @@ def main(argv: list[str]) -> int:
     from .corpus import generate, make_queries
 
     started = time.perf_counter()
+    load_start = os.getloadavg()
     work = WORK_DIR / "cortecost"
     work.mkdir(parents=True, exist_ok=True)
     testdata = _testdata()
@@ -443,20 +514,60 @@ def main(argv: list[str]) -> int:
         floor, _, _ = run_child(["floor", "--archive", str(info.path), "--target", str(work),
                                  "--heap-mb", str(args.heap_mb), "--threads", str(args.threads)], work / "floor.json")
 
+    reference = None
+    if args.reference_python:
+        log("build: reference package (its own ingest, child process) ...")
+        reference = stages.reference_build(args.reference_python, info.path, work / "reference.sqlite3",
+                                           work / "reference-home")
+        log(f"build: reference {reference['seconds']:.1f} s, peak {reference['peak_mb']:.0f} MB, "
+            f"{reference['index_mb']:.1f} MB")
+
     queries = make_queries(testdata, n=args.queries, seed=args.seed)
     years = sorted(info.by_year)
     qres = measure_queries(home, db, queries, years, args.rounds, args.seed)
+
+    rng = random.Random(args.seed)
+    mixed = [(q, None) for q in queries] + [(q, rng.choice(years)) for q in queries]
+    log("stages: it_eli search, stage by stage ...")
+    stage_res = {"all": stages.search_stages(home, mixed[: len(queries)], args.rounds),
+                 "year": stages.search_stages(home, mixed[len(queries):], args.rounds)}
+    mcp_res = {}
+    sample = queries[: args.mcp_queries]
+    calls = {"all": [{"query": q, "limit": 10} for q in sample],
+             "year": [{"query": q, "limit": 10, "anno": rng.choice(years)} for q in sample]}
+    servers = [("noop", stages.noop_server(), "noop", {"all": [{} for _ in sample]}),
+               ("it_eli", stages.iteli_server(home), "it_case_search", calls)]
+    if reference:
+        ref_calls = {k: [{k2: (str(v) if k2 == "anno" else v) for k2, v in c.items()} for c in v]
+                     for k, v in calls.items()}
+        servers.append(("reference", stages.reference_server(args.reference_python, work / "reference.sqlite3",
+                                                               work / "reference-home"), "it_case_search", ref_calls))
+    for name, (command, env), tool, modes in servers:
+        for label, cs in modes.items():
+            log(f"mcp: {name} {label} ({len(cs)} calls x {args.rounds} rounds over stdio) ...")
+            key = name if name == "noop" else f"{name}.{label}"
+            mcp_res[key] = stages.mcp_latency(command, env, tool, cs, args.rounds)
+
+    log(f"update: +{args.update_count} decisions ...")
+    extra = generate(WORK_DIR, testdata, count=args.update_count, years=(2027, 2027), seed=args.seed + 1, log=log)
+    update = stages.update_seconds(home, [extra.path])
 
     res = {
         "corpus": info.summary(),
         "it_eli": {**{k: it[k] for k in ("read_seconds", "document_seconds", "tantivy_seconds") if k in it},
                    "build_seconds": it["seconds"], "wall_seconds": it_wall, "peak_mb": it_rss,
                    "index_mb": it_size / 1e6, "indexed": it["indexed"], "errors": it["errors"],
-                   "heap_mb": args.heap_mb, "threads": args.threads},
+                   "heap_mb": args.heap_mb, "threads": args.threads, "cpu_seconds": it.get("cpu_seconds")},
         "fts5": {"build_seconds": ft["seconds"], "load_seconds": ft["load_seconds"], "wall_seconds": ft_wall,
                  "peak_mb": ft_rss, "index_mb": ft_size / 1e6, "indexed": ft["indexed"], "errors": ft["errors"]},
         "queries": qres,
         "floor": floor,
+        "reference": reference,
+        "stages": stage_res,
+        "mcp": mcp_res,
+        "update": update,
+        "load_start": load_start,
+        "load_end": os.getloadavg(),
         "n_queries": len(queries),
         "rounds": args.rounds,
         "machine": machine(),
@@ -465,6 +576,8 @@ def main(argv: list[str]) -> int:
     (work / "results.json").write_text(json.dumps(res, indent=2))
     (work / "queries.txt").write_text("\n".join(queries) + "\n", encoding="utf-8")
     print(render(res))
+    print()
+    print(render_issue16(res))
     print(f"\n(results: {work / 'results.json'}; whole run {res['total_seconds']:.0f} s)")
     return 0
 

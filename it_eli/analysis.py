@@ -10,14 +10,16 @@ offsets computed on filtered text apply unchanged to the original.
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import re
 import tomllib
 from collections.abc import Iterable
-from pathlib import Path
 
 import tantivy
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "index_schema"
+# The one place that locates index_schema/: shipped as the package it_eli.index_schema (a
+# checkout maps it to the top-level folder), so an installed wheel reads the same files.
+SCHEMA_DIR = importlib.resources.files("it_eli.index_schema")
 
 _ACCENT = {"a": "à", "e": "è", "i": "ì", "o": "ò", "u": "ù", "A": "À", "E": "È", "I": "Ì", "O": "Ò", "U": "Ù"}
 _UNACCENT = {v: k for k, v in _ACCENT.items()} | {"é": "e", "É": "E", "á": "a", "í": "i", "ó": "o", "ú": "u"}
@@ -107,7 +109,7 @@ NO_ELISION_SPLIT_PATTERN = r"\w+(?:['\u2019]\w+)*"
 
 @functools.cache
 def analyzer_specs() -> dict:
-    with open(SCHEMA_DIR / "analyzers.toml", "rb") as fh:
+    with (SCHEMA_DIR / "analyzers.toml").open("rb") as fh:
         return tomllib.load(fh)
 
 
@@ -174,6 +176,9 @@ class Analyzer:
         self.stems = "stemmer" not in disable and any(
             f["kind"] == "stemmer" for f in analyzer_specs()[name]["filters"]
         )
+        # singular/plural variants: where the analyzer stems, or folds words a part field holds
+        # unstemmed (`inflections = true`); never for names
+        self.inflects = "stemmer" not in disable and (self.stems or bool(analyzer_specs()[name].get("inflections")))
         self._cache: dict[str, tuple[str, ...]] = {}
 
     @property
@@ -214,7 +219,7 @@ class Analyzer:
         - Its accent variant, weight 1: a user who types `responsabilita` means `responsabilità`,
           and Snowball stems the two differently (the `-ità` rule needs the accent); the other
           way round, texts that lost their accents still match.
-        - With `inflections`, in an analyzer that stems: the same word with its final vowel
+        - With `inflections`, in an analyzer that stems or folds (`Analyzer.inflects`): the same word with its final vowel
           swapped (a/e/i/o: singular/plural, masculine/feminine), weight INFLECTION_WEIGHT.
           Snowball conflates most such pairs but not short words (`atto`/`atti`, `ente`/`enti`)
           nor nouns it reads as verbs (`potere` -> pot, `poteri` -> poter; `parlamentare`/
@@ -238,7 +243,7 @@ class Analyzer:
                 add(word[:-1] + _ACCENT[word[-1]], 1.0)
             elif word[-1] in _UNACCENT:
                 add(word[:-1] + _UNACCENT[word[-1]], 1.0)
-        if inflections and self.stems and len(word) >= 4 and word.isalpha() and word[-1] in "aeioAEIO":
+        if inflections and self.inflects and len(word) >= 4 and word.isalpha() and word[-1] in "aeioAEIO":
             for vowel in "oiae":
                 if vowel != word[-1].lower():
                     add(word[:-1] + vowel, INFLECTION_WEIGHT)

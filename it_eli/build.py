@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .decisions import BuildReport, build_index
+from .decisions import BuildReport, build_index, update_index
 from .errors import InvalidArg, ItEliError, UpstreamUnavailable
 from .http import download_to_file
 
@@ -51,6 +51,10 @@ async def resolve_sources(app, sources: list[str] | None) -> list[Path]:
     return paths
 
 
-async def build_from_sources(app, sources: list[str] | None, progress: Callable[[int, str], None] | None = None) -> BuildReport:
+async def build_from_sources(
+    app, sources: list[str] | None, progress: Callable[[int, str], None] | None = None, *, full: bool = False,
+) -> BuildReport:
+    """An update by default (only what the current index lacks or holds changed; a full build when
+    there is no usable index); `full` rebuilds everything."""
     paths = await resolve_sources(app, sources)
-    return await asyncio.to_thread(build_index, app.settings, paths, progress=progress)
+    return await asyncio.to_thread(build_index if full else update_index, app.settings, paths, progress=progress)

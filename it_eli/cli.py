@@ -11,9 +11,10 @@ import json
 import logging
 import os
 import sys
+import textwrap
 import time
 
-from . import __version__
+from . import __version__, exitcodes
 from .errors import ItEliError
 
 log = logging.getLogger("it_eli")
@@ -27,26 +28,6 @@ def _setup_logging(level: str) -> None:
     )
 
 
-class _Progress:
-    """A one-line progress display on a terminal (stderr); silent when not a terminal."""
-
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.started = time.monotonic()
-
-    def __call__(self, count: int, where: str) -> None:
-        if not self.tty:
-            return
-        rate = count / max(time.monotonic() - self.started, 1e-6)
-        sys.stderr.write(f"\r  indexing: {count:>7} decisions  {rate:7.0f}/s  {where[-40:]:<40}")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.tty:
-            sys.stderr.write("\r" + " " * 90 + "\r")
-            sys.stderr.flush()
-
-
 def _cmd_serve(args, settings) -> int:
     from .app import App
     from .server import serve
@@ -58,30 +39,38 @@ def _cmd_serve(args, settings) -> int:
 def _cmd_index_build(args, settings) -> int:
     from .app import App
     from .build import build_from_sources
+    from .progress import TerminalProgress, reporting
 
-    progress = _Progress()
+    bar = TerminalProgress()  # downloads and indexing, on a terminal only
 
     async def run():
         app = App(settings)
         try:
-            return await build_from_sources(app, args.source or None, progress)
+            with reporting(bar):
+                return await build_from_sources(app, args.source or None, full=getattr(args, "full", False))
         finally:
             await app.close()
 
-    report = asyncio.run(run())
-    progress.done()
+    try:
+        report = asyncio.run(run())
+    finally:
+        bar.close()
     rejected = sum(report.rejected.values())
-    status = "published" if report.published else "NOT published (previous index kept)"
+    up_to_date = report.incremental and not report.published and not report.errors
+    status = ("published" if report.published else
+              "already up to date (index unchanged)" if up_to_date else "NOT published (previous index kept)")
     years = f"{report.year_range[0]}-{report.year_range[1]}" if report.year_range else "-"
+    what = (f"added {report.added}, replaced {report.replaced}, {report.unchanged} unchanged"
+            if report.incremental else f"indexed {report.indexed} decisions")
     print(
-        f"indexed {report.indexed} decisions ({years}) in {report.seconds:.1f}s; "
+        f"{what} ({years}) in {report.seconds:.1f}s; "
         f"{report.duplicates} duplicates, {rejected} rejected, {len(report.errors)} source errors; {status}"
     )
     for reason, n in sorted(report.rejected.items()):
         print(f"  rejected {n}: {reason}", file=sys.stderr)
     for err in report.errors[:20]:
         print(f"  error: {err}", file=sys.stderr)
-    return 0 if report.published else 1
+    return exitcodes.OK if report.published or up_to_date else exitcodes.UNAVAILABLE
 
 
 def _cmd_index_status(args, settings) -> int:
@@ -102,13 +91,14 @@ def _cmd_tool(args, settings) -> int:
     load_all()
     if args.name == "list":
         for name, spec in sorted(TOOLS.items()):
-            print(f"{name}: {spec.description[:100]}")
+            # the first sentence-ish, cut at a word boundary
+            print(f"{name}: {textwrap.shorten(spec.description, width=100, placeholder=' …')}")
         return 0
     try:
         arguments = json.loads(args.arguments) if args.arguments else {}
     except json.JSONDecodeError as exc:
         print(f"arguments are not JSON: {exc}", file=sys.stderr)
-        return 2
+        return exitcodes.BAD_INPUT
 
     async def run():
         app = App(settings)
@@ -119,7 +109,9 @@ def _cmd_tool(args, settings) -> int:
 
     is_error, payload = asyncio.run(run())
     print(json.dumps(payload, ensure_ascii=False, indent=1))
-    return 1 if is_error else 0
+    if "status" in payload and "summary" in payload:  # a verification: its verdict's code
+        return exitcodes.for_status(payload["status"])
+    return exitcodes.for_error(payload.get("code", "internal_error")) if is_error else exitcodes.OK
 
 
 def _cmd_statutes_import(args, settings) -> int:
@@ -132,7 +124,7 @@ def _cmd_statutes_import(args, settings) -> int:
     )
     for err in report.errors:
         print(f"  error: {err}", file=sys.stderr)
-    return 0 if not report.errors else 1
+    return exitcodes.OK if not report.errors else exitcodes.BAD_INPUT
 
 
 def _cmd_statutes_rebuild(args, settings) -> int:
@@ -150,22 +142,40 @@ def _cmd_verify(args, settings) -> int:
     return run_verify(args, settings)
 
 
+def _port(value: str) -> int:
+    """A TCP port, refused by argparse with a clear message (exit 2), never a traceback."""
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port number (1-65535)") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a TCP port: use 1-65535")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="it-eli", description="Italian law search appliance and MCP server.")
     p.add_argument("--version", action="version", version=f"it_eli {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("serve", help="run the MCP server (stdio by default)")
-    s.add_argument("--transport", choices=["stdio", "http"], default="stdio")
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8765)
+    s = sub.add_parser("serve", help="run the MCP server (stdio by default)",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    s.add_argument("--transport", choices=["stdio", "http"], default="stdio",
+                   help="stdio for a client that starts the server; http for streamable HTTP at /mcp")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (http only)")
+    s.add_argument("--port", type=_port, default=8765, help="TCP port to listen on (http only), 1-65535")
     s.set_defaults(func=_cmd_serve)
 
     idx = sub.add_parser("index", help="the Constitutional Court index")
     isub = idx.add_subparsers(dest="index_command", required=True)
     b = isub.add_parser("build", help="build the index from the Court's open data (or --source files/URLs)")
     b.add_argument("--source", action="append", metavar="PATH_OR_URL", help="archive, JSON file, directory or URL (repeatable)")
+    b.add_argument("--full", action="store_true",
+                   help="rebuild everything (default: add only what the current index lacks, replace what changed)")
     b.set_defaults(func=_cmd_index_build)
+    u = isub.add_parser("update", help="add the Court's newly published decisions to the index (for a scheduled job)")
+    u.add_argument("--source", action="append", metavar="PATH_OR_URL", help="archive, JSON file, directory or URL (repeatable)")
+    u.set_defaults(func=_cmd_index_build)
     st = isub.add_parser("status", help="what the index holds")
     st.set_defaults(func=_cmd_index_status)
 
@@ -211,13 +221,16 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args, settings)
     except ItEliError as exc:
         print(f"error ({exc.code}): {exc.message}" + (f" — valid: {exc.valid}" if exc.valid else ""), file=sys.stderr)
-        return 2
+        return exitcodes.for_error(exc.code)
     except KeyboardInterrupt:
-        return 130
+        return exitcodes.INTERRUPTED
     except BrokenPipeError:
-        # the reader went away (`it-eli tool ... | head`): no traceback
+        # the reader went away (`it-eli tool ... | head`): no traceback, and not a failure
         stdout_to_devnull()
-        return 1
+        return exitcodes.OK
+    except Exception:  # a bug: its own exit code, never one that reads as a verdict
+        log.exception("internal error (a bug; please report it with the traceback below)")
+        return exitcodes.INTERNAL_ERROR
 
 
 if __name__ == "__main__":

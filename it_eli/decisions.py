@@ -9,9 +9,12 @@ from whichever part matched (ordinanze keep their reasoning in `epigrafe`).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import itertools
 import logging
+import os
 import re
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -22,14 +25,14 @@ import msgspec
 import tantivy
 
 from . import __version__
-from .analysis import Analyzer, mark_snippet, mark_words
+from .analysis import INFLECTION_WEIGHT, Analyzer, mark_snippet, mark_words
 from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
 from .errors import IndexMissing, InvalidArg, NotFound, QueryError
 from .indexdir import IndexDir
 from .query import QueryCompiler, parse_query, prefix_forms, ranked_search
-from .schema import create_index, load_index_def, open_index, write_meta
+from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +74,13 @@ class BuildReport(msgspec.Struct, kw_only=True):
     published: bool
     schema_version: int
     year_range: list[int] | None = None
+    # an update (`incremental`) adds what the index lacks and replaces what changed; a full build
+    # adds everything. `total`: decisions in the published index.
+    added: int = 0
+    replaced: int = 0
+    unchanged: int = 0
+    incremental: bool = False
+    total: int = 0
 
 
 class Highlight(msgspec.Struct, frozen=True):
@@ -222,86 +232,199 @@ def _analyzer(name: str = "it_legal") -> Analyzer:
     return a
 
 
+DIGESTS_FILE = "digests.msgpack"  # ecli -> digest of the decision as indexed (incremental updates)
+
+
+def decision_digest(d: Decision) -> bytes:
+    """What identifies a decision's indexed content: a changed text or date gives a new digest."""
+    return hashlib.blake2b(msgspec.msgpack.encode(d), digest_size=12).digest()
+
+
+def read_digests(build: Path) -> dict[str, bytes] | None:
+    try:
+        return msgspec.msgpack.decode((build / DIGESTS_FILE).read_bytes(), type=dict[str, bytes])
+    except (FileNotFoundError, msgspec.DecodeError):
+        return None
+
+
+def _write_digests(build: Path, digests: dict[str, bytes]) -> None:
+    tmp = build / (DIGESTS_FILE + ".tmp")
+    tmp.write_bytes(msgspec.msgpack.encode(digests))
+    tmp.replace(build / DIGESTS_FILE)
+
+
+class _Pass(msgspec.Struct, kw_only=True):
+    """What one pass over the sources did to a writer."""
+
+    reports: list[SourceReport]
+    added: int = 0
+    replaced: int = 0
+    unchanged: int = 0
+    duplicates: int = 0
+
+
+def _index_sources(writer, sources: list[Path], digests: dict[str, bytes], *, incremental: bool,
+                   progress, commit_every: int) -> _Pass:
+    """Add every decision of the sources that `digests` (ecli -> digest, updated in place) does not
+    already hold as it is; a decision whose digest changed replaces the indexed one."""
+    out = _Pass(reports=[])
+    seen: set[str] = set()
+    written = 0
+    for src in sources:
+        report = SourceReport(source=str(src))
+        out.reports.append(report)
+        for d in iter_source(src, report):
+            if d.ecli in seen:
+                out.duplicates += 1
+                continue
+            seen.add(d.ecli)
+            digest = decision_digest(d)
+            old = digests.get(d.ecli)
+            if old == digest:
+                out.unchanged += 1
+                continue
+            if old is not None and incremental:
+                writer.delete_documents_by_term("ecli", d.ecli)
+                out.replaced += 1
+            else:
+                out.added += 1
+            digests[d.ecli] = digest
+            writer.add_document(_document(d))
+            written += 1
+            if commit_every and written % commit_every == 0:
+                # bounds Tantivy's queue of pending documents: peak RSS 697 -> 469 MB on 25k
+                # decisions; the build directory is published only after the last commit
+                writer.commit()
+            if progress and written % 250 == 0:
+                progress(written, str(src))
+    return out
+
+
+def _index_summary(index: tantivy.Index) -> tuple[int, list[int] | None, dict[str, int]]:
+    """(decisions, [first year, last year], decisions by type) of a committed index."""
+    index.reload()
+    searcher = index.searcher()
+    agg = searcher.aggregate(tantivy.Query.all_query(), {
+        "lo": {"min": {"field": "anno"}}, "hi": {"max": {"field": "anno"}},
+        "t": {"terms": {"field": "tipologia", "size": 10}},
+    })
+    count = searcher.num_docs
+    lo, hi = agg.get("lo", {}).get("value"), agg.get("hi", {}).get("value")
+    years = [int(lo), int(hi)] if count and lo is not None and hi is not None else None
+    return count, years, {b["key"]: int(b["doc_count"]) for b in agg.get("t", {}).get("buckets", [])}
+
+
 def build_index(
     settings: Settings,
     sources: Iterable[Path],
     *,
+    incremental: bool = False,
     progress: Callable[[int, str], None] | None = None,
     heap_bytes: int = 192_000_000,
     threads: int = 2,
     commit_every: int = 2500,
 ) -> BuildReport:
-    """Index every decision of the given local sources into a new build, then swap it in."""
-    defn = load_index_def(DEFN_NAME)
+    """Index every decision of the given local sources into a new build, then swap it in.
+
+    `incremental` (`update_index`): only decisions the current index lacks are added, and changed
+    ones replaced, into a build that starts as a copy of the current one (its segment files
+    hard-linked, never written); without a current index of this schema (or its digests), a full
+    build."""
     idir = IndexDir(index_root(settings))
-    started = time.monotonic()
-    sources = [Path(s) for s in sources]
     with idir.build_lock():
-        build = idir.new_build_dir()
-        index = create_index(build, defn)
-        writer = index.writer(heap_size=heap_bytes, num_threads=threads)
-        reports: list[SourceReport] = []
-        seen: set[str] = set()
-        duplicates = 0
-        years: list[int] = []
-        by_type: dict[str, int] = {}
-        count = 0
-        for src in sources:
-            report = SourceReport(source=str(src))
-            reports.append(report)
-            for d in iter_source(src, report):
-                if d.ecli in seen:
-                    duplicates += 1
-                    continue
-                seen.add(d.ecli)
-                writer.add_document(_document(d))
-                count += 1
-                if commit_every and count % commit_every == 0:
-                    # bounds Tantivy's queue of pending documents (up to 10,000, each holding its
-                    # text twice with the catch-all field): peak RSS 697 -> 469 MB on 25k decisions;
-                    # the build directory is published only after the last commit
-                    writer.commit()
-                years.append(d.anno) if not years else None
-                years[:] = [min(years[0], d.anno), max(years[-1], d.anno)] if years else [d.anno]
-                by_type[d.tipologia] = by_type.get(d.tipologia, 0) + 1
-                if progress and count % 250 == 0:
-                    progress(count, str(src))
-        errors = [e for r in reports for e in r.errors]
-        if count == 0:
-            writer.rollback()
-            del writer
-            idir.cleanup(keep=2)
-            return BuildReport(
-                indexed=0, duplicates=duplicates, rejected=summarize_rejections(reports),
-                errors=errors or ["no decisions found in the sources"], sources=[str(s) for s in sources],
-                seconds=round(time.monotonic() - started, 2), index_path=str(idir.current() or ""),
-                published=False, schema_version=defn.version,
-            )
-        writer.commit()
-        writer.wait_merging_threads()
-        year_range = [years[0], years[-1]]
-        write_meta(
-            build,
-            defn,
-            {
-                "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-                "sources": [str(s) for s in sources],
-                "count": count,
-                "year_range": year_range,
-                "by_type": by_type,
-                "rejected": summarize_rejections(reports),
-                "errors": errors[:50],
-                "it_eli_version": __version__,
-            },
-        )
-        idir.publish(build)
+        base = idir.current() if incremental else None
+        if base is not None:
+            meta = read_meta(base)
+            defn = load_index_def(DEFN_NAME)
+            if meta.get("schema_version") != defn.version or meta.get("fingerprint") != defn.fingerprint \
+                    or read_digests(base) is None:
+                base = None
+        return _build(idir, [Path(s) for s in sources], base, progress, heap_bytes, threads, commit_every)
+
+
+def update_index(settings: Settings, sources: Iterable[Path], **options) -> BuildReport:
+    """Bring the index up to date with the sources (`build_index(..., incremental=True)`)."""
+    return build_index(settings, sources, incremental=True, **options)
+
+
+_TANTIVY_LOCKS = (".tantivy-writer.lock", ".tantivy-meta.lock")
+
+
+def _copy_build(base: Path, build: Path) -> None:
+    """The files of a published build into a new one: immutable segment files as hard links (the
+    copy costs nothing and the old build keeps serving), metadata files as copies (a writer
+    replaces them)."""
+    for f in base.iterdir():
+        if f.is_dir() or f.name in _TANTIVY_LOCKS:
+            continue
+        if f.suffix == ".json" or f.name == DIGESTS_FILE:
+            shutil.copy2(f, build / f.name)
+        else:
+            try:
+                os.link(f, build / f.name)
+            except OSError:  # another file system, or no hard links: a plain copy
+                shutil.copy2(f, build / f.name)
+
+
+def _build(idir: IndexDir, sources: list[Path], base: Path | None, progress, heap_bytes: int, threads: int,
+           commit_every: int) -> BuildReport:
+    defn = load_index_def(DEFN_NAME)
+    started = time.monotonic()
+    build = idir.new_build_dir()
+    if base is not None:
+        _copy_build(base, build)
+        index, old_meta = open_index(build, defn)
+        digests = read_digests(build) or {}
+    else:
+        index, old_meta, digests = create_index(build, defn), {}, {}
+    writer = index.writer(heap_size=heap_bytes, num_threads=threads)
+    done = _index_sources(writer, sources, digests, incremental=base is not None, progress=progress,
+                          commit_every=commit_every)
+    errors = [e for r in done.reports for e in r.errors]
+    rejected = summarize_rejections(done.reports)
+    common = dict(duplicates=done.duplicates, rejected=rejected, sources=[str(s) for s in sources],
+                  schema_version=defn.version, added=done.added, replaced=done.replaced,
+                  unchanged=done.unchanged, incremental=base is not None)
+    if done.added + done.replaced == 0:
+        writer.rollback()
+        del writer, index
+        shutil.rmtree(build, ignore_errors=True)
         idir.cleanup(keep=2)
-        if progress:
-            progress(count, "done")
+        if base is None:
+            errors = errors or ["no decisions found in the sources"]
+        return BuildReport(
+            indexed=0, errors=errors, seconds=round(time.monotonic() - started, 2),
+            index_path=str(idir.current() or ""), published=False,
+            year_range=old_meta.get("year_range"), **common,
+        )
+    writer.commit()
+    writer.wait_merging_threads()
+    del writer
+    count, year_range, by_type = _index_summary(index)
+    _write_digests(build, digests)
+    all_sources = list(dict.fromkeys([*old_meta.get("sources", []), *map(str, sources)]))
+    write_meta(
+        build,
+        defn,
+        {
+            "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "sources": all_sources,
+            "count": count,
+            "year_range": year_range,
+            "by_type": by_type,
+            "rejected": rejected,
+            "errors": errors[:50],
+            "it_eli_version": __version__,
+            "updated_from": base.name if base is not None else None,
+        },
+    )
+    idir.publish(build)
+    idir.cleanup(keep=2)
+    if progress:
+        progress(done.added + done.replaced, "done")
     return BuildReport(
-        indexed=count, duplicates=duplicates, rejected=summarize_rejections(reports), errors=errors,
-        sources=[str(s) for s in sources], seconds=round(time.monotonic() - started, 2), index_path=str(build),
-        published=True, schema_version=defn.version, year_range=year_range,
+        indexed=done.added + done.replaced, errors=errors, seconds=round(time.monotonic() - started, 2),
+        index_path=str(build), published=True, year_range=year_range, total=count, **common,
     )
 
 
@@ -321,6 +444,46 @@ FIELD_ALIASES = {
 }
 
 
+MAX_SIBLINGS = 48  # indexed forms a scoped word stands for, the most frequent first
+
+
+class PartAnalyzer(Analyzer):
+    """A part field's analyzer (folded, not stemmed) that matches a query word with its stem
+    siblings as this index holds them: `dispositivo:manifestamente` finds "manifesta", as it did
+    when each part was stemmed. The siblings are the part's terms that start like the word's stem
+    and stem to the same stem; they are looked up once per word and index generation (an
+    instance lives as long as the searcher it was given)."""
+
+    def __init__(self, name: str, field: str, searcher: tantivy.Searcher, stemmer: Analyzer) -> None:
+        super().__init__(name)
+        self.field, self.searcher, self.stemmer = field, searcher, stemmer
+        self._siblings: dict[str, list[tuple[str, float]]] = {}
+        self._lock = threading.Lock()
+
+    def weighted_variants(self, word: str, *, inflections: bool = True) -> list[tuple[str, float]]:
+        own = super().weighted_variants(word, inflections=inflections)
+        if not inflections or not own:  # a phrase is literal
+            return own
+        hit = self._siblings.get(word)
+        if hit is None:
+            # a sibling is worth what an inflection is: the form typed ranks first here too
+            hit = own + [(t, INFLECTION_WEIGHT) for t in self._lookup(word) if t not in {o for o, _ in own}]
+            with self._lock:
+                if len(self._siblings) < 10_000:
+                    self._siblings[word] = hit
+        return hit
+
+    def _lookup(self, word: str) -> list[str]:
+        stems = set(self.stemmer.term_variants(word, inflections=False))
+        prefixes = {st[: max(3, len(st) - 1)] for st in stems if len(st) >= 3}
+        found: list[tuple[int, str]] = []
+        for prefix in prefixes:
+            for term, count in self.searcher.terms_with_prefix(self.field, prefix):
+                if stems & set(self.stemmer.term_variants(term, inflections=False)):
+                    found.append((count, term))
+        return [t for _, t in sorted(found, reverse=True)[:MAX_SIBLINGS]]
+
+
 class DecisionIndex:
     """A reader over the CURRENT build; switches to a newer build atomically when one appears."""
 
@@ -332,15 +495,25 @@ class DecisionIndex:
         self._token: str | None = None
         self._index: tantivy.Index | None = None
         self._meta: dict = {}
-        self._analyzers = {
-            "epigrafe": _analyzer(), "testo": _analyzer(), "dispositivo": _analyzer(),
-            "relatore": _analyzer("it_name"), "presidente": _analyzer("it_name"), "redattore": _analyzer("it_name"),
-        }
-        if self.defn.catch_all:
-            self._analyzers[self.defn.catch_all] = _analyzer()
+        self._field_analyzers: dict[str, Analyzer] = {}
+        self._compatible: tuple[str | None, bool] | None = None
+        self._analyzers = {f.name: _analyzer(f.analyzer or self.defn.default_analyzer) for f in self.defn.text_fields}
+        # snippets: every word looked up as a term of the stemmed field, whatever part it was scoped to
+        self._snippet_aliases = {k: ([SNIPPET_FIELD] if set(v) <= set(PARTS) else v) for k, v in FIELD_ALIASES.items()}
 
     def exists(self) -> bool:
         return self.idir.current() is not None
+
+    def compatible(self) -> bool:
+        """Whether the current build was made under this schema (else searching it is refused)."""
+        token = self.idir.current_token()
+        if self._compatible is not None and self._compatible[0] == token:
+            return self._compatible[1]
+        path = self.idir.current()
+        meta = read_meta(path) if path is not None else {}
+        ok = meta.get("schema_version") == self.defn.version and meta.get("fingerprint") == self.defn.fingerprint
+        self._compatible = (token, ok)
+        return ok
 
     def _open(self) -> tuple[tantivy.Index, dict]:
         token = self.idir.current_token()
@@ -355,7 +528,17 @@ class DecisionIndex:
                     )
                 self._index, self._meta = open_index(path, self.defn)
                 self._token = token
+                self._field_analyzers = self._analyzers_for(self._index.searcher())
             return self._index, self._meta
+
+    def _analyzers_for(self, searcher: tantivy.Searcher) -> dict[str, Analyzer]:
+        """The query analyzers of one index generation: part fields look up stem siblings in it."""
+        out = dict(self._analyzers)
+        for part in PARTS:
+            f = self.defn.field(part)
+            if f is not None and f.analyzer and f.analyzer != self.defn.default_analyzer:
+                out[part] = PartAnalyzer(f.analyzer, part, searcher, _analyzer(self.defn.default_analyzer))
+        return out
 
     def searcher(self) -> tuple[tantivy.Index, tantivy.Searcher, dict]:
         index, meta = self._open()
@@ -412,17 +595,18 @@ class DecisionIndex:
         index, searcher, _ = self.searcher()
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
         ranked = ranked_search(
-            searcher, index.schema, parsed, self.defn.ranking_boosts, FIELD_ALIASES, self._analyzers,
+            searcher, index.schema, parsed, self.defn.ranking_boosts, FIELD_ALIASES, self._field_analyzers,
             limit=limit, offset=offset, filters=filters,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
+            exact_fields=self.defn.exact_boosts,
         )
-        # snippets: the same words looked up in each part (not executed, only read by the
-        # snippet generators), so the snippet comes from the part that matched
+        # snippets: the words as terms of the stemmed field (not executed, only read by the snippet
+        # generator, which then runs on the text of the parts the query may have matched)
         snippet_q = QueryCompiler(
-            index.schema, {p: 1.0 for p in PARTS}, FIELD_ALIASES, self._analyzers, conjunction=False
+            index.schema, {SNIPPET_FIELD: 1.0}, self._snippet_aliases, self._analyzers, conjunction=False
         ).compile(parsed.root) or ranked.query
         hits = self._hits(index, searcher, snippet_q, ranked.hits, probe=snippet_probe(parsed.root, _analyzer()),
-                          phrases=phrase_probe(parsed.root, _analyzer()))
+                          phrases=phrase_probe(parsed.root, _analyzer()), parts=snippet_parts(parsed.root))
         facets = self._facets(searcher, self._with_filters(ranked.query, filters))
         notes = query_notes + list(parsed.notes)
         outside = _years_outside_index(self._meta, anno, year_from, year_to)
@@ -455,16 +639,16 @@ class DecisionIndex:
         return out
 
     def _hits(
-        self, index, searcher, text_q, raw_hits, probe: re.Pattern | None = None, phrases: PhraseProbe | None = None,
+        self, index, searcher, text_q, raw_hits, probe: Probe | None = None, phrases: PhraseProbe | None = None,
+        parts: tuple[str, ...] = PARTS,
     ) -> list[CaseHit]:
         if not raw_hits:
             return []
-        schema = index.schema
-        # per part (the query holds each word for every part as well as for the catch-all field):
-        # the snippet comes from the part that matched, cut from its original text
-        gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, schema, p) for p in PARTS}
-        for g in gens.values():
-            g.set_max_num_chars(SNIPPET_CHARS)
+        # one generator over the stemmed field, run on each candidate part's text: the snippet
+        # comes from the part that matched, cut from its original text
+        gen = tantivy.SnippetGenerator.create(searcher, text_q, index.schema, SNIPPET_FIELD)
+        gen.set_max_num_chars(SNIPPET_CHARS)
+        gens = {p: gen for p in parts}
         an = _analyzer()
         hits = []
         for score, addr in raw_hits:
@@ -695,6 +879,14 @@ def validate_decision_ref(ecli, anno, numero) -> tuple[str | None, int | None, i
     return None, anno_i, numero_i
 
 
+SNIPPET_FIELD = "body"  # the stemmed field: its generator marks every stem sibling of a query word
+
+
+def _snippet_doc(prepared: str) -> tantivy.Document:
+    """A part's (char-filtered) text handed to the snippet generator, as the stemmed field."""
+    return tantivy.Document(**{SNIPPET_FIELD: prepared})
+
+
 def _full_part_snippet(gens, src: dict, an: Analyzer):
     """The slow path: every part whole (when the probe finds nothing the generator would)."""
     best = None
@@ -702,28 +894,50 @@ def _full_part_snippet(gens, src: dict, an: Analyzer):
         original = src.get(part) or ""
         if not original:
             continue
-        sn = gen.snippet_from_doc(tantivy.Document(**{part: an.prepare(original)}))
+        sn = gen.snippet_from_doc(_snippet_doc(an.prepare(original)))
         hl = sn.highlighted()
         if hl and (best is None or len(hl) > best[0]):
             best = (len(hl), part, original, sn)
     return best
 
 
-WINDOW_BEFORE, WINDOW_AFTER = 400, 900  # characters around the first match handed to the generator
+WINDOW_BEFORE, WINDOW_AFTER = 150, 450  # characters around the cluster handed to the generator (a snippet is 240)
 
 
-def snippet_probe(root, an: Analyzer) -> re.Pattern | None:
-    """A cheap regex that finds where a query's (positive) words stand in a text.
+# lower case, one byte per character (Latin-1; others become "?"), the accented vowels folded:
+# the probe then searches plain folded stems, a literal alternation the regex engine scans fast
+# (bytes.translate is a table lookup in C; str.translate cost more than the search it saved)
+_PROBE_FOLD = bytes.maketrans("àáâäèéêëìíîïòóôöùúûü".encode("latin-1"), b"aaaaeeeeiiiioooouuuu")
+
+
+class Probe:
+    """Where a query's (positive) words stand in a text, found by regex over the text folded.
 
     The snippet generator tokenizes everything it is given, so running it over a whole 40 KB
     decision for every hit and part dominated query time; the probe picks the part and a window
-    around the densest cluster of matches, and the generator runs on that window only.
+    around the densest cluster of matches, and the generator runs on that window only. Offsets
+    found on the folded view hold on the text (same length; else the accent-tolerant pattern runs
+    on the text itself).
     """
+
+    __slots__ = ("fast", "slow")
+
+    def __init__(self, stems: set[str]) -> None:
+        ordered = sorted(stems, key=len, reverse=True)
+        self.fast = re.compile(rb"\b(?:" + b"|".join(re.escape(s.encode("latin-1", "replace")) for s in ordered) + b")")
+        self.slow = re.compile(r"\b(?:" + "|".join(_accent_tolerant(s) for s in ordered) + ")", re.I)
+
+    def view(self, text: str) -> tuple[str | bytes, re.Pattern]:
+        lower = text.lower()
+        if len(lower) != len(text):
+            return text, self.slow
+        return lower.encode("latin-1", "replace").translate(_PROBE_FOLD), self.fast
+
+
+def snippet_probe(root, an: Analyzer) -> Probe | None:
+    """The probe of a query's positive words (their stems and variants), or None when it has none."""
     stems = _probe_stems(root, an)
-    if not stems:
-        return None
-    alternation = "|".join(_accent_tolerant(s) for s in sorted(stems, key=len, reverse=True))
-    return re.compile(rf"\b(?:{alternation})", re.I)
+    return Probe(stems) if stems else None
 
 
 class PhraseProbe(msgspec.Struct, frozen=True):
@@ -780,6 +994,32 @@ def phrase_probe(root, an: Analyzer) -> PhraseProbe | None:
     return PhraseProbe(pattern=re.compile("|".join(patterns), re.I), phrases=phrases)
 
 
+def snippet_parts(root) -> tuple[str, ...]:
+    """The parts a snippet may come from: those its positive words were scoped to
+    (`dispositivo:manifestamente` shows the dispositivo), every part when one word is unscoped."""
+    from .query import And, Or, Term
+
+    scoped: set[str] = set()
+    unscoped = False
+
+    def walk(node) -> None:
+        nonlocal unscoped
+        if isinstance(node, Term):
+            fields = FIELD_ALIASES.get(node.field, []) if node.field else None
+            if fields is None:
+                unscoped = True
+            else:
+                scoped.update(f for f in fields if f in PARTS)
+        elif isinstance(node, (And, Or)):
+            for c in node.children:
+                walk(c)
+
+    walk(root)
+    if unscoped or not scoped:
+        return PARTS
+    return tuple(p for p in PARTS if p in scoped)
+
+
 def _probe_stems(root, an: Analyzer) -> set[str]:
     from .query import And, Or, Term
 
@@ -816,19 +1056,20 @@ PROBE_REGION_CHARS = 6000  # ... within this stretch from the first match
 CLUSTER_CHARS = 300  # about a snippet: the span in which distinct query words are counted
 
 
-def _window(text: str, probe: re.Pattern) -> tuple[int, int, int] | None:
+def _window(text: str, probe: Probe) -> tuple[int, int, int] | None:
     """(start, end, distinct words) of a window around the densest cluster of probe matches:
     the span of CLUSTER_CHARS holding the most distinct query words, the tightest such span
     first, so `responsabilità civile` is shown where the two words stand together, not where
     `civile` first appears."""
-    first = probe.search(text)
+    view, rx = probe.view(text)
+    first = rx.search(view)
     if first is None:
         return None
     # matches are looked for in a bounded stretch after the first one: query time stays flat on
     # 40 KB decisions, at the price of missing a denser cluster further on
     region_end = first.start() + PROBE_REGION_CHARS
     matches = [(m.start(), m.group(0).lower())
-               for m in itertools.islice(probe.finditer(text, first.start(), region_end), MAX_PROBE_MATCHES)]
+               for m in itertools.islice(rx.finditer(view, first.start(), region_end), MAX_PROBE_MATCHES)]
     best = (0, 0, matches[0][0])  # (distinct, -width, position)
     for i, (pos, _) in enumerate(matches):
         seen: set[str] = set()
@@ -854,24 +1095,28 @@ def _around(text: str, pos: int, *, before: int = WINDOW_BEFORE, after: int = WI
     return start, end
 
 
-def _probe_snippet(text: str, probe: re.Pattern) -> tuple[str, list[Highlight]] | None:
+def _probe_snippet(text: str, probe: Probe) -> tuple[str, list[Highlight]] | None:
     """A snippet around the first probe match with every probe-matched word marked `**word**`."""
-    first = probe.search(text) if text else None
+    if not text:
+        return None
+    view, rx = probe.view(text)
+    first = rx.search(view)
     if first is None:
         return None
     start, end = _around(text, first.start(), before=60, after=SNIPPET_CHARS - 60)
     piece = text[start:end].replace("\n", " ")
     segments: list[tuple[str, str]] = []
     cursor = 0
-    for m in re.finditer(probe.pattern + r"\w*", piece, re.I):
-        segments.append((piece[cursor : m.start()], m.group(0)))
+    word_rest = rb"\w*" if isinstance(rx.pattern, bytes) else r"\w*"
+    for m in re.finditer(rx.pattern + word_rest, view[start:end], rx.flags):
+        segments.append((piece[cursor : m.start()], piece[m.start() : m.end()]))
         cursor = m.end()
     marked, marks = mark_words(segments, piece[cursor:])
     return marked, [Highlight(start=a, end=b) for a, b in marks]
 
 
 def _best_snippet(
-    gens, src: dict, an: Analyzer, probe: re.Pattern | None = None, phrases: PhraseProbe | None = None,
+    gens, src: dict, an: Analyzer, probe: Probe | None = None, phrases: PhraseProbe | None = None,
 ) -> tuple[str, str | None, list[Highlight]]:
     """The snippet of the part that matched best, cut from the ORIGINAL text."""
     best = None
@@ -884,7 +1129,7 @@ def _best_snippet(
                 # narrow: the generator's best fragment must be the one holding the phrase
                 start, end = _around(original, at, before=60, after=SNIPPET_CHARS)
                 piece = original[start:end]
-                sn = gens[part].snippet_from_doc(tantivy.Document(**{part: an.prepare(piece)}))
+                sn = gens[part].snippet_from_doc(_snippet_doc(an.prepare(piece)))
                 if sn.highlighted():
                     best = (len(sn.highlighted()), part, piece, sn)
                     break
@@ -896,7 +1141,7 @@ def _best_snippet(
             if w is not None:
                 windows.append((-w[2], order, part, original[w[0] : w[1]]))
         for _, _, part, piece in sorted(windows)[:2]:
-            sn = gens[part].snippet_from_doc(tantivy.Document(**{part: an.prepare(piece)}))
+            sn = gens[part].snippet_from_doc(_snippet_doc(an.prepare(piece)))
             if sn.highlighted():
                 best = (len(sn.highlighted()), part, piece, sn)
                 break

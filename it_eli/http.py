@@ -4,6 +4,11 @@ One aiohttp session per server lifetime; per-host politeness throttle and circui
 retries only for failures that can pass (connect errors, 429 with Retry-After, 502/503/504);
 a body size cap; every URL (redirects included) checked against the configured upstream hosts.
 Failures come out typed: `upstream_unavailable` never means "does not exist".
+
+Retries are tenacity's, the throttle aiolimiter's, the breaker circuitbreaker's. Home-made, and
+why: redirects are followed one hop at a time here (aiohttp's own following would reach a host
+before it could be checked against the allow-list), and the body cap and minimum download rate
+are read as the body streams in (no client library bounds a body that way).
 """
 
 from __future__ import annotations
@@ -21,8 +26,11 @@ from urllib.parse import urljoin, urlsplit
 import aiohttp
 import certifi
 import msgspec
+from aiolimiter import AsyncLimiter
+from circuitbreaker import CircuitBreaker
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from . import __version__
+from . import __version__, progress
 from .config import Settings
 from .errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 
@@ -103,12 +111,19 @@ def check_url_allowed(url: str, allowed_hosts: frozenset[str]) -> str:
     return url
 
 
-class _HostState:
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.last_request = 0.0
-        self.failures = 0
-        self.open_until = 0.0
+class _HostBreaker(CircuitBreaker):
+    """One upstream host's circuit: an upstream failure (unavailable or changed) counts, any other
+    outcome (an answer, a 404) closes it; a cancelled call is neither."""
+
+    def __init__(self, threshold: int, seconds: float) -> None:
+        # circuitbreaker reads 0 as "use the default": a zero window is the smallest one instead
+        super().__init__(failure_threshold=threshold, recovery_timeout=max(seconds, 1e-6),
+                         expected_exception=(UpstreamUnavailable, UpstreamChanged))
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        if exc_type is not None and not issubclass(exc_type, Exception):
+            return False
+        return super().__exit__(exc_type, exc_value, traceback)
 
 
 class HttpClient:
@@ -136,7 +151,8 @@ class HttpClient:
         self._throttle = dict(throttle or {})
         self._ssl_contexts = dict(ssl_contexts or {})
         self._default_ssl = ssl.create_default_context(cafile=certifi.where())
-        self._hosts: dict[str, _HostState] = {}
+        self._limiters: dict[str, AsyncLimiter | None] = {}
+        self._breakers: dict[str, _HostBreaker] = {}
         self._session: aiohttp.ClientSession | None = None
         self.circuit_threshold = max(1, int(getattr(settings, "circuit_threshold", self.CIRCUIT_THRESHOLD)))
         self.circuit_seconds = float(getattr(settings, "circuit_seconds", self.CIRCUIT_SECONDS))
@@ -165,22 +181,24 @@ class HttpClient:
     def set_ssl_context(self, host: str, ctx: ssl.SSLContext) -> None:
         self._ssl_contexts[host] = ctx
 
-    def _state(self, key: str) -> _HostState:
-        st = self._hosts.get(key)
-        if st is None:
-            st = self._hosts[key] = _HostState()
-        return st
+    def _breaker(self, key: str) -> _HostBreaker:
+        breaker = self._breakers.get(key)
+        if breaker is None:
+            breaker = self._breakers[key] = _HostBreaker(self.circuit_threshold, self.circuit_seconds)
+        return breaker
 
-    async def _wait_turn(self, key: str, st: _HostState) -> None:
-        interval = self._throttle.get(key.rsplit(":", 1)[0], self.settings.throttle_seconds)
-        now = time.monotonic()
-        wait = st.last_request + interval - now
-        if wait > 0:
-            await asyncio.sleep(wait)
-        st.last_request = time.monotonic()
+    async def _wait_turn(self, key: str) -> None:
+        """Politeness: at least the host's interval between two requests to it (a leaky bucket
+        of one: the next request waits until the last one has drained)."""
+        if key not in self._limiters:
+            interval = self._throttle.get(key.rsplit(":", 1)[0], self.settings.throttle_seconds)
+            self._limiters[key] = AsyncLimiter(1, interval) if interval > 0 else None
+        limiter = self._limiters[key]
+        if limiter is not None:
+            await limiter.acquire()
 
     def circuit_open(self, url: str) -> bool:
-        return self._state(host_key(url)).open_until > time.monotonic()
+        return self._breaker(host_key(url)).opened
 
     async def request(
         self,
@@ -205,64 +223,58 @@ class HttpClient:
         """
         check_url_allowed(url, self.allowed_hosts)
         key = host_key(url)
-        st = self._state(key)
         label = what or key
-        self._check_circuit(st, key, label)
-        attempts = self.settings.http_retries + 1
-        last_error: _Retryable | None = None
-        for attempt in range(attempts):
-            try:
-                resp = await self._once(method, url, params, data, json, headers, max_body, timeout, st, key,
-                                        same_host_redirects)
-            except UpstreamChanged:
-                self._record_failure(st)
-                raise
-            except _Retryable as exc:
-                last_error = exc
-                if exc.retry_after is not None and exc.retry_after > MAX_RETRY_AFTER:
-                    # Honouring it would hold the caller for minutes: fail now and say when.
-                    self._record_failure(st)
-                    raise UpstreamUnavailable(
-                        f"{label}: {exc}; the upstream asks to retry in {exc.retry_after:.0f}s",
-                        valid=_retry_in(exc.retry_after), url=url, retry_after_seconds=round(exc.retry_after, 1),
-                    )
-                delay = exc.retry_after if exc.retry_after is not None else 0.5 * (2**attempt)
-                if attempt + 1 < attempts:
-                    log.info("%s: %s; retrying in %.1fs", label, exc, delay)
-                    await asyncio.sleep(delay)
-                    continue
-                break
+        breaker = self._check_circuit(key, label)
+        with breaker:  # an upstream failure raised out of here counts; an answer or a 404 closes it
+            resp = await self._with_retries(method, url, params, data, json, headers, max_body, timeout, key,
+                                            same_host_redirects, label)
             if resp.status in accept_statuses:
-                st.failures = 0
                 return resp
             if resp.status in not_found_statuses:
-                st.failures = 0
                 raise NotFound(f"{label}: the upstream says this does not exist (HTTP {resp.status})", url=resp.url)
-            self._record_failure(st)
             raise UpstreamUnavailable(f"{label}: unexpected HTTP {resp.status}", valid=RETRY_LATER, status=resp.status,
                                       url=resp.url)
-        self._record_failure(st)
-        retry_after = last_error.retry_after if last_error is not None else None
-        raise UpstreamUnavailable(f"{label}: {last_error}", valid=_retry_in(retry_after), url=url,
-                                  retry_after_seconds=retry_after)
 
-    def _check_circuit(self, st: _HostState, key: str, label: str) -> None:
-        remaining = st.open_until - time.monotonic()
-        if remaining > 0:
+    async def _with_retries(self, method, url, params, data, json, headers, max_body, timeout, key,
+                            same_host_redirects, label) -> Response:
+        """One logical request: retryable failures tried again (Retry-After, else 0.5 s, 1 s, 2 s …)."""
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.settings.http_retries + 1),
+            retry=retry_if_exception(lambda e: isinstance(e, _Retryable) and not _too_long(e)),
+            wait=_retry_wait,
+            before_sleep=lambda rs: log.info("%s: %s; retrying in %.1fs", label, rs.outcome.exception(),
+                                             rs.upcoming_sleep),
+            reraise=True,
+        )
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    return await self._once(method, url, params, data, json, headers, max_body, timeout, key,
+                                            same_host_redirects)
+        except _Retryable as exc:
+            if _too_long(exc):
+                # Honouring it would hold the caller for minutes: fail now and say when.
+                raise UpstreamUnavailable(
+                    f"{label}: {exc}; the upstream asks to retry in {exc.retry_after:.0f}s",
+                    valid=_retry_in(exc.retry_after), url=url, retry_after_seconds=round(exc.retry_after, 1),
+                ) from None
+            raise UpstreamUnavailable(f"{label}: {exc}", valid=_retry_in(exc.retry_after), url=url,
+                                      retry_after_seconds=exc.retry_after) from None
+        raise AssertionError("unreachable: tenacity either returns or re-raises")
+
+    def _check_circuit(self, key: str, label: str) -> _HostBreaker:
+        """The host's breaker; while it is open, fail at once saying when to retry. Once the window
+        ends one call goes through (half-open): success closes it, failure reopens it at once."""
+        breaker = self._breaker(key)
+        if breaker.opened:
+            remaining = max(breaker.open_remaining, 0.1)
             raise UpstreamUnavailable(
                 f"{label}: {self.circuit_threshold} failures in a row, not contacting this host for a while",
-                valid=_retry_in(remaining), host=key.rsplit(":", 1)[0],
-                retry_after_seconds=round(remaining, 1),
+                valid=_retry_in(remaining), host=key.rsplit(":", 1)[0], retry_after_seconds=round(remaining, 1),
             )
+        return breaker
 
-    def _record_failure(self, st: _HostState) -> None:
-        # `failures` is not reset when the circuit opens: once the window ends, the next failure
-        # (the half-open probe) reopens it at once; only a success resets the count.
-        st.failures += 1
-        if st.failures >= self.circuit_threshold:
-            st.open_until = time.monotonic() + self.circuit_seconds
-
-    async def _once(self, method, url, params, data, json, headers, max_body, timeout, st, key,
+    async def _once(self, method, url, params, data, json, headers, max_body, timeout, key,
                     same_host_redirects: bool = False) -> Response:
         limit = max_body or self.settings.max_body_bytes
         client_timeout = aiohttp.ClientTimeout(total=timeout or self.settings.http_timeout)
@@ -270,8 +282,7 @@ class HttpClient:
         for _ in range(MAX_REDIRECTS + 1):
             check_url_allowed(current, self.allowed_hosts)
             ssl_ctx = self._ssl_contexts.get(urlsplit(current).hostname or "", self._default_ssl)
-            async with st.lock:
-                await self._wait_turn(key, st)
+            await self._wait_turn(key)
             try:
                 async with self.session.request(
                     method,
@@ -304,7 +315,6 @@ class HttpClient:
                             method, data, json = "GET", None, None
                         current, params = nxt, None
                         key = host_key(current)
-                        st = self._state(key)
                         continue
                     if r.status in RETRYABLE_STATUSES:
                         raise _Retryable(f"HTTP {r.status}", _retry_after(r.headers.get("Retry-After")))
@@ -328,6 +338,21 @@ class _Retryable(Exception):
         self.retry_after = retry_after
 
 
+def _too_long(exc: BaseException) -> bool:
+    return isinstance(exc, _Retryable) and exc.retry_after is not None and exc.retry_after > MAX_RETRY_AFTER
+
+
+_backoff = wait_exponential(multiplier=0.5, exp_base=2)  # 0.5 s, 1 s, 2 s …
+
+
+def _retry_wait(retry_state) -> float:
+    """The upstream's Retry-After when it gave one, else exponential backoff."""
+    exc = retry_state.outcome.exception() if retry_state.outcome else None
+    if isinstance(exc, _Retryable) and exc.retry_after is not None:
+        return exc.retry_after
+    return _backoff(retry_state)
+
+
 def _retry_after(value: str | None) -> float | None:
     """Seconds from a Retry-After header (delta-seconds or HTTP-date); None when unreadable.
 
@@ -349,17 +374,23 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-async def _read_capped(r: aiohttp.ClientResponse, limit: int) -> bytes:
+PROGRESS_FROM_BYTES = 1 << 20  # a body at least this big (a whole act's export) reports its progress
+
+
+async def _read_capped(r: aiohttp.ClientResponse, limit: int, label: str = "") -> bytes:
     declared = r.content_length
     if declared is not None and declared > limit:
         raise UpstreamChanged(f"answer of {declared} bytes exceeds the {limit}-byte cap", url=str(r.url))
     chunks: list[bytes] = []
     size = 0
+    phase = f"downloading {label or urlsplit(str(r.url)).hostname}"
     async for chunk in r.content.iter_chunked(65536):
         size += len(chunk)
         if size > limit:
             raise UpstreamChanged(f"answer exceeds the {limit}-byte cap", url=str(r.url))
         chunks.append(chunk)
+        if size >= PROGRESS_FROM_BYTES:
+            progress.report(phase, size, declared, "B")
     return b"".join(chunks)
 
 
@@ -373,14 +404,17 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
     dest = Path(dest)
     check_url_allowed(url, client.allowed_hosts)
     key = host_key(url)
-    st = client._state(key)
-    client._check_circuit(st, key, what or key)
+    breaker = client._check_circuit(key, what or key)
+    with breaker:
+        await _download(client, url, dest, key, max_bytes, what)
+
+
+async def _download(client: HttpClient, url: str, dest, key: str, max_bytes: int, what: str) -> None:
     tmp = dest.with_name(dest.name + ".part")
     dest.parent.mkdir(parents=True, exist_ok=True)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=client.settings.http_timeout, sock_read=client.settings.http_timeout)
     ssl_ctx = client._ssl_contexts.get(urlsplit(url).hostname or "", client._default_ssl)
-    async with st.lock:
-        await client._wait_turn(key, st)
+    await client._wait_turn(key)
     try:
         current = url
         for _hop in range(MAX_REDIRECTS + 1):
@@ -394,46 +428,46 @@ async def download_to_file(client: HttpClient, url: str, dest, *, max_bytes: int
                     try:
                         current = check_url_allowed(nxt, client.allowed_hosts)
                     except InvalidArg:
-                        client._record_failure(st)
                         raise UpstreamUnavailable(
                             f"{what or url}: redirected to {urlsplit(nxt).hostname!r}, outside the upstream allow-list",
                             valid=RETRY_LATER, url=url,
                         ) from None
                     ssl_ctx = client._ssl_contexts.get(urlsplit(current).hostname or "", client._default_ssl)
                     continue
-                await _save_body(client, r, st, tmp, max_bytes, what or current, current)
+                await _save_body(client, r, tmp, max_bytes, what or current, current)
                 break
         else:
             raise UpstreamChanged(f"{what or url}: too many redirects", url=url)
     except (aiohttp.ClientError, asyncio.TimeoutError, _TooSlow) as exc:
         tmp.unlink(missing_ok=True)
-        client._record_failure(st)
         raise UpstreamUnavailable(f"{what or url}: {type(exc).__name__}: {_exc_text(exc)}", valid=RETRY_LATER, url=url)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    st.failures = 0
     tmp.replace(dest)
 
 
-async def _save_body(client: HttpClient, r, st, tmp, max_bytes: int, label: str, url: str) -> None:
+async def _save_body(client: HttpClient, r, tmp, max_bytes: int, label: str, url: str) -> None:
     """Stream one 200 answer to `tmp`, within the size cap and the minimum rate."""
     if r.status in (404, 410):
         raise NotFound(f"{label}: HTTP {r.status}", url=url)
     if r.status != 200:
-        client._record_failure(st)
         raise UpstreamUnavailable(f"{label}: HTTP {r.status}", valid=RETRY_LATER, status=r.status, url=url)
     size = 0
     started = time.monotonic()
     grace = client.settings.http_timeout
+    phase = f"downloading {label}"
+    progress.report(phase, 0, r.content_length, "B")
     with open(tmp, "wb") as fh:
         async for chunk in r.content.iter_chunked(1 << 20):
             size += len(chunk)
             if size > max_bytes:
                 raise UpstreamChanged(f"{label}: larger than {max_bytes} bytes", url=url)
             fh.write(chunk)
+            progress.report(phase, size, r.content_length, "B")
             _check_rate(size, started, grace, label)
         _check_rate(size, started, grace, label)
+    progress.report(phase, size, size, "B")
 
 
 class _TooSlow(Exception):

@@ -495,6 +495,38 @@ def proximity_query(
     return tantivy.Query.boolean_query(clauses)
 
 
+def exact_form_query(
+    parsed: ParsedQuery, schema: tantivy.Schema, exact_fields: Mapping[str, float],
+    analyzers: Mapping[str, Analyzer],
+) -> tantivy.Query | None:
+    """Should-clauses rewarding a plain word's form as typed, in fields that hold the text
+    unstemmed: the stemmed ranking field cannot tell `motociclista` from `motocicli` (one stem),
+    these fields can, so the form typed ranks first (issue 13, "the form typed ranks first")."""
+    clauses = []
+    for node in _plain_positive_words(parsed.root):
+        per_field = []
+        for field, weight in exact_fields.items():
+            toks = analyzers[field].word_tokens(node.text)
+            if len(toks) == 1:
+                q = tantivy.Query.term_query(schema, field, toks[0][1])
+                per_field.append(tantivy.Query.boost_query(q, weight))
+        if per_field:  # the best field counts: a word in two parts is not rewarded twice
+            q = per_field[0] if len(per_field) == 1 else tantivy.Query.disjunction_max_query(per_field, 0.0)
+            clauses.append((tantivy.Occur.Should, q))
+    if not clauses:
+        return None
+    return tantivy.Query.boolean_query(clauses)
+
+
+def _plain_positive_words(node: Node) -> list[Term]:
+    """Unscoped single words (no phrase, prefix, fuzzy) outside any NOT."""
+    if isinstance(node, Term):
+        return [node] if node.field is None and not (node.phrase or node.prefix or node.fuzzy) else []
+    if isinstance(node, (And, Or)):
+        return [t for c in node.children for t in _plain_positive_words(c)]
+    return []
+
+
 def ranked_search(
     searcher: tantivy.Searcher,
     schema: tantivy.Schema,
@@ -511,6 +543,7 @@ def ranked_search(
     and_first_max_terms: int = AND_FIRST_MAX_TERMS,
     tie_breaker: float = TIE_BREAKER,
     proximity_fields: Mapping[str, float] | None = None,
+    exact_fields: Mapping[str, float] | None = None,
 ) -> RankedSearch:
     """Search the way every it_eli index does (decisions, statutes).
 
@@ -529,7 +562,8 @@ def ranked_search(
     `tie_breaker` combines a word's per-field scores (0: the best field only); the proximity bonus
     is computed on `proximity_fields` (field -> boost; None: the default fields). An index with a
     catch-all field (IndexDef.catch_all) passes it among the default fields and as the proximity
-    field, with tie_breaker 0 (IndexDef.tie_breaker, IndexDef.proximity_boosts).
+    field, with tie_breaker 0 (IndexDef.tie_breaker, IndexDef.proximity_boosts). `exact_fields`
+    (field -> weight; IndexDef.exact_boosts) adds the bonus of `exact_form_query`.
     """
     def compile_(conjunction: bool) -> tuple[tantivy.Query, bool]:
         """The query, and whether some implicit AND was loosened into OR (else it is the AND)."""
@@ -545,6 +579,7 @@ def ranked_search(
 
     prox_fields = default_fields if proximity_fields is None else proximity_fields
     prox = proximity_query(parsed, schema, prox_fields, analyzers, weight=proximity) if proximity > 0 else None
+    exact = exact_form_query(parsed, schema, exact_fields, analyzers) if exact_fields else None
 
     def scored(q: tantivy.Query, exclude: tantivy.Query | None = None) -> tantivy.Query:
         clauses = [(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filters]
@@ -552,6 +587,8 @@ def ranked_search(
             clauses.append((tantivy.Occur.MustNot, exclude))
         if prox is not None:
             clauses.append((tantivy.Occur.Should, prox))
+        if exact is not None:
+            clauses.append((tantivy.Occur.Should, exact))
         return clauses[0][1] if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
 
     qc_and = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=True, tie_breaker=tie_breaker)

@@ -52,6 +52,17 @@ class IndexDef(msgspec.Struct, frozen=True):
     # `rank_fields`: the fields plain words are matched and ranked on (None: every boosted text
     # field). The part fields still serve `field:word` scoping and the per-part snippets.
     rank_fields: list[str] | None = None
+    # `exact_fields`: unstemmed fields where an unscoped word's form as typed earns `exact_weight` x
+    # its BM25 there (the typed form outranks its stem siblings; it_eli.query.exact_form_query)
+    exact_fields: list[str] | None = None
+    exact_weight: float = 0.0
+
+    @property
+    def exact_boosts(self) -> dict[str, float] | None:
+        """The exact-form fields with their weight, or None when the index has none."""
+        if not self.exact_fields or self.exact_weight <= 0:
+            return None
+        return {n: self.exact_weight for n in self.exact_fields}
 
     @property
     def text_fields(self) -> list[FieldDef]:
@@ -94,7 +105,7 @@ class IndexDef(msgspec.Struct, frozen=True):
 
 @functools.cache
 def load_index_def(name: str) -> IndexDef:
-    with open(SCHEMA_DIR / f"{name}.toml", "rb") as fh:
+    with (SCHEMA_DIR / f"{name}.toml").open("rb") as fh:
         raw = tomllib.load(fh)
     return msgspec.convert(raw, IndexDef)
 

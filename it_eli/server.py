@@ -19,6 +19,7 @@ from mcp.shared.message import SessionMessage
 
 from . import __version__
 from .app import App
+from .progress import McpProgress, reporting
 from .tools import load_all
 from .tools.registry import TOOLS, ToolError, call, input_schema, output_schema
 
@@ -52,11 +53,16 @@ def build_server(app: App) -> Server:
         return types.ListToolsResult(tools=tool_list)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        is_error, payload = await call(app, params.name, params.arguments)
+        # long work (first-use build, downloads, large verifications) reports progress; the SDK
+        # sends it as notifications/progress when the client gave a progress token, else drops it
+        progress = McpProgress(ctx.session.report_progress)
+        with reporting(progress):
+            is_error, payload = await call(app, params.name, params.arguments)
+        await progress.flush()
         if params.name not in TOOLS:
             # a protocol error, as the MCP spec lists unknown tools (the call is audited above)
             raise MCPError(types.INVALID_PARAMS, payload["message"], data={"valid": payload.get("valid")})
-        text = json.dumps(payload, ensure_ascii=False)
+        text = msgspec.json.encode(payload).decode()  # the answer encoded once, at C speed
         # A typed error body {code, message, valid, details} is not the tool's result type, so it
         # goes as text only: clients validate structuredContent against the outputSchema even when
         # isError is set. A result that is an error in substance (a hallucination found by
@@ -135,9 +141,31 @@ async def _run_http(app: App, host: str, port: int) -> None:
     starlette_app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
     config = uvicorn.Config(starlette_app, host=host, port=port, log_level="warning", log_config=None)
     try:
-        await uvicorn.Server(config).serve()
+        # bound before anything is announced: a busy port is an error, not "server on ..."
+        sock = _bind(host, port)
+        print(f"it_eli MCP server on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
+        await uvicorn.Server(config).serve(sockets=[sock])
     finally:
         await app.close()
+
+
+def _bind(host: str, port: int):
+    import socket
+
+    from .errors import InvalidArg
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, _, _, _, addr = infos[0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+    except OSError as exc:
+        raise InvalidArg(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                         valid="a free port (--port) on an address of this machine (--host)") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, app: App | None = None) -> None:
@@ -146,5 +174,4 @@ def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, a
     if transport == "stdio":
         anyio.run(_run_stdio, app)
     else:
-        print(f"it_eli MCP server on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
         anyio.run(_run_http, app, host, port)

@@ -19,12 +19,13 @@ import datetime as dt
 import hashlib
 import json
 import re
-import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from typing import Literal
 
 import msgspec
+from cachetools import TTLCache
 
+from . import progress
 from .analysis import Analyzer
 from .budget import ENVELOPE_CHARS
 from .law.scanner import COURT_NAMES, Citation, extract_citations
@@ -41,6 +42,7 @@ MAX_LIVE_LOOKUPS = 40  # per call: a pasted brief must not turn into hundreds of
 COST_MAX_NUMBER = 2000
 COST_FIRST_YEAR = 1956
 VERSIONS_CACHE_SECONDS = 60.0
+VERSIONS_CACHE_ENTRIES = 1024  # acts whose version listings are kept (the biggest corpus has a few hundred)
 CONTENT_THRESHOLD = 0.5  # calibrated on tests/verify_cases.py (see DISCOVERY.md (verification))
 
 Status = Literal[
@@ -590,7 +592,8 @@ class Verifier:
         self.store: StatuteStore = app.statutes
         self.live_used = 0
         self.an = Analyzer()
-        self._versions: dict[str, tuple[float, list[ActVersion]]] = app.extras.setdefault("verify_versions", {})
+        self._versions: TTLCache = app.extras.setdefault(
+            "verify_versions", TTLCache(maxsize=VERSIONS_CACHE_ENTRIES, ttl=VERSIONS_CACHE_SECONDS))
         self._memo: dict[tuple, _Outcome] = {}
         self.notes: list[str] = []
 
@@ -598,11 +601,11 @@ class Verifier:
     async def versions(self, urn: str) -> list[ActVersion]:
         """Cached versions with their keys; kept VERSIONS_CACHE_SECONDS so a server sees later imports."""
         hit = self._versions.get(urn)
-        if hit is not None and time.monotonic() - hit[0] < VERSIONS_CACHE_SECONDS:
-            return hit[1]
+        if hit is not None:
+            return hit
         got = await asyncio.to_thread(self.store.versions, urn, with_keys=True)
         got = [msgspec.structs.replace(v, keys=[canon_key(k) for k in v.keys]) for v in got]
-        self._versions[urn] = (time.monotonic(), got)
+        self._versions[urn] = got
         return got
 
     async def resolve_act(self, c: Citation) -> _Resolved | _Outcome:
@@ -1102,7 +1105,9 @@ class Verifier:
         # one check (and at most one live lookup), not 500.
         done: dict[tuple, tuple[_Outcome, str | None]] = {}
         keys: dict[str, str] = {}
-        for c in cites:
+        for i, c in enumerate(cites):
+            if i % 50 == 0 or i + 1 == len(cites):
+                progress.report("checking citations", i if i + 1 < len(cites) else len(cites), len(cites))
             group = groups.get((c.start, c.end), []) if c.kind == "statute" else []
             memo = _citation_key(c, group)
             hit = done.get(memo)
@@ -1332,17 +1337,13 @@ async def verify_answer(app, text: str, *, at_date: str | None = None, offline: 
     text = check_input(text)
     max_chars = app.settings.max_answer_chars
     key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), at_date, bool(offline))
-    cache: OrderedDict = app.extras.setdefault("verify_pages", OrderedDict())
+    cache: TTLCache = app.extras.setdefault("verify_pages", TTLCache(maxsize=PAGE_CACHE_ENTRIES, ttl=PAGE_CACHE_SECONDS))
     hit = cache.get(key) if offset > 0 else None
-    if hit is not None and time.monotonic() - hit[0] < PAGE_CACHE_SECONDS:
-        cache.move_to_end(key)
-        return answer_page(hit[1], hit[2], offset=offset, max_chars=max_chars)
+    if hit is not None:
+        return answer_page(hit[0], hit[1], offset=offset, max_chars=max_chars)
     result = await verify_text(app, text, at_date=at_date, offline=offline)
     reported = distinct_citations(result)
     answer = answer_page(result, reported, offset=offset, max_chars=max_chars)
     if answer.truncated:
-        cache[key] = (time.monotonic(), msgspec.structs.replace(result, citations=[], gaps=[]), reported)
-        cache.move_to_end(key)
-        while len(cache) > PAGE_CACHE_ENTRIES:
-            cache.popitem(last=False)
+        cache[key] = (msgspec.structs.replace(result, citations=[], gaps=[]), reported)
     return answer

@@ -1,13 +1,15 @@
 """`it-eli verify FILE|-`: the citation gate for pipelines.
 
-Exit codes (why a distinct code for "not a pass": a gate that passes when it could not look,
-or when something needs a human, is worse than none):
+Exit codes (it_eli/exitcodes.py; why a distinct code for "not a pass": a gate that passes when
+it could not look, or when something needs a human, is worse than none):
   0  VERIFIED, or VERIFIED_WITH_GAPS: at least one citation confirmed, none missing, none to review
      (the gaps are listed with where to check them)
   1  HALLUCINATION_DETECTED: a cited article, comma, lettera or decision does not exist
   2  usage error: unreadable file, not UTF-8, more than 1,000,000 characters, bad --at-date
   3  not a pass, look by hand: NO_CITATIONS_FOUND, NOTHING_VERIFIED (every citation is a gap), or
      NEEDS_REVIEW (a repealed article, or a description that does not fit or could not be confirmed)
+  4  could not be done now (an index or upstream unavailable)
+  5  internal error (a bug), never a verdict
 
 The output may be cut short by the reader (`it-eli verify big.txt | head`): that is not an error,
 the command then exits quietly with its verdict's code.
@@ -20,9 +22,11 @@ import sys
 
 import msgspec
 
+from . import exitcodes
 from .errors import ItEliError
 
-EXIT_OK, EXIT_HALLUCINATION, EXIT_USAGE, EXIT_UNCHECKED = 0, 1, 2, 3
+EXIT_OK, EXIT_HALLUCINATION, EXIT_USAGE, EXIT_UNCHECKED = (
+    exitcodes.OK, exitcodes.HALLUCINATION, exitcodes.BAD_INPUT, exitcodes.NOT_A_PASS)
 
 _MARK = {
     "verified": "OK  ", "not_found": "FAIL", "repealed": "WARN", "content_mismatch": "WARN", "content_unconfirmed": "WARN",
@@ -49,11 +53,7 @@ def _read(path: str) -> str:
 
 
 def exit_code(result) -> int:
-    if result.status == "HALLUCINATION_DETECTED":
-        return EXIT_HALLUCINATION
-    if result.status in ("VERIFIED", "VERIFIED_WITH_GAPS"):
-        return EXIT_OK
-    return EXIT_UNCHECKED  # NEEDS_REVIEW, NOTHING_VERIFIED, NO_CITATIONS_FOUND: never a pass
+    return exitcodes.for_status(result.status)
 
 
 def render_text(result) -> str:
@@ -108,7 +108,7 @@ def run_verify(args, settings) -> int:
         result = asyncio.run(run())
     except ItEliError as exc:
         print(f"error ({exc.code}): {exc.message}" + (f" — valid: {exc.valid}" if exc.valid else ""), file=sys.stderr)
-        return EXIT_USAGE
+        return exitcodes.for_error(exc.code)
     if getattr(args, "format", "text") == "json":
         out = msgspec.json.format(msgspec.json.encode(result)).decode()
     else:

@@ -112,3 +112,20 @@ async def test_offline_mcp_session_serves_imported_statutes(offline_env):
         assert res.is_error and error_body(res)["code"] == "not_found"  # the complete act says so
         res = await client.call_tool("it_get_text", {"reference": "Cost.", "article": "3", "max_chars": 0})
         assert res.is_error and error_body(res)["code"] == "invalid_arg"
+
+
+async def test_an_article_sent_as_a_json_number_is_the_article(offline_env):
+    """MCP Inspector sends `--tool-arg article=24` as the number 24: it means article "24"."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "it_eli", "serve"], env=offline_env, cwd=str(REPO_ROOT))
+    async with Client(params) as client:
+        res = await client.call_tool("it_get_text", {"reference": "Cost.", "article": 24})
+        assert not res.is_error, res.content[0].text
+        assert res.structured_content["article"] == "24"
+        assert res.structured_content["text"].startswith("Tutti possono agire in giudizio")
+        res = await client.call_tool("it_resolve", {"act_type": "legge", "year": 1990, "number": 241, "article": 3})
+        assert not res.is_error, res.content[0].text
+        assert res.structured_content["urn"].startswith("urn:nir:stato:legge:1990-08-07;241")
+        # a type no client could mean as the identifier: says what to send
+        res = await client.call_tool("it_get_text", {"reference": "Cost.", "article": [24]})
+        body = error_body(res)
+        assert body["code"] == "invalid_arg" and "article: a string" in body["valid"]

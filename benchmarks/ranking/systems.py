@@ -97,7 +97,8 @@ class ItEli(System):
         self._state = {
             "index": index, "searcher": index.searcher(), "boosts": boosts, "id_field": id_field,
             "analyzers": analyzers, "aliases": {n: [n] for n in text_fields},
-            "ranking": {"tie_breaker": defn.tie_breaker, "proximity_fields": prox},
+            "ranking": {"tie_breaker": defn.tie_breaker, "proximity_fields": prox,
+                        "exact_fields": {n: w for n, w in (defn.exact_boosts or {}).items() if n in present} or None},
         }
 
     def search(self, query: str) -> list[str]:

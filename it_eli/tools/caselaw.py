@@ -45,8 +45,11 @@ class NoParams(msgspec.Struct, kw_only=True):
 
 
 async def ensure_decisions(app) -> None:
-    """Build the index from the Court's open data on first use; offline -> index_missing."""
-    if app.decisions.exists():
+    """Build the index from the Court's open data on first use; offline -> index_missing. An index
+    of an older schema is rebuilt the same way when automatic builds are on (else, or when that
+    fails, the search reports index_schema_mismatch with the command)."""
+    outdated = app.decisions.exists() and not app.decisions.compatible()
+    if app.decisions.exists() and (not outdated or not app.settings.auto_build):
         return
     if not app.settings.auto_build:
         raise IndexMissing(
@@ -55,19 +58,24 @@ async def ensure_decisions(app) -> None:
             command="it-eli index build",
         )
     async with app.build_lock:
-        if app.decisions.exists():
+        if app.decisions.exists() and app.decisions.compatible():
             return
         from ..build import build_from_sources
+        from ..progress import report as report_progress
 
+        # minutes of work inside one call: say so at once (clients with a progress token see it)
+        report_progress("building the Constitutional Court index (first use)", 0)
         try:
             report = await build_from_sources(app, None)
         except ItEliError as exc:
+            if outdated:
+                return
             raise IndexMissing(
                 f"the Constitutional Court index has not been built and building it from the open data failed: {exc.message}",
                 valid="run `it-eli index build` when online, or `it-eli index build --source FILE.zip` with a downloaded archive",
                 command="it-eli index build",
             )
-        if not report.published:
+        if not report.published and not outdated:
             raise IndexMissing(
                 "the Constitutional Court index could not be built from the open data: " + "; ".join(report.errors[:3]),
                 valid="run `it-eli index build --source FILE.zip` with a downloaded archive",

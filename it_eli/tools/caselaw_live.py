@@ -11,10 +11,12 @@ instead of an error: an old answer the caller is told about beats none.
 from __future__ import annotations
 
 import re
+import sys
 import time
 import weakref
 from typing import Any
 
+import cachetools
 import msgspec
 
 from .. import ga, sentenzeweb, tls
@@ -48,18 +50,37 @@ __all__ = [
 ]
 
 DOCUMENT_CACHE_SECONDS = 86400.0
+CACHE_MAX_BYTES = 64 * 1024 * 1024  # searches and decision texts kept per client, in bytes
 STALE_MAX_SECONDS = 7 * 86400.0  # how long past its TTL an answer may still be served as stale
 DOWN = (UpstreamUnavailable, UpstreamChanged)
 GA_SESSION_SECONDS = 600.0
 MAX_CASS_LIMIT = 50
 
 
-class _TTLCache:
-    """Small in-memory cache: entries expire after their own TTL; oldest dropped past `size`."""
+def _size_of(value: Any) -> int:
+    """Bytes an answer holds (bodies and texts by length): what the byte bound counts."""
+    if isinstance(value, (bytes, bytearray, str)):
+        return len(value)
+    if isinstance(value, (tuple, list)):
+        return sum(_size_of(v) for v in value) + 8 * len(value)
+    if isinstance(value, msgspec.Struct):
+        return len(msgspec.msgpack.encode(value))
+    return sys.getsizeof(value)
 
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._data: dict[Any, tuple[float, Any]] = {}
+
+class _TTLCache:
+    """In-memory answers with their own TTL, kept STALE_MAX_SECONDS past it to be served stale
+    when the upstream is down; bounded in bytes (`max_bytes`) or in entries (`size`), least
+    recently used dropped first. cachetools' TLRUCache does the expiry, the bound and the order;
+    this wrapper only adds the fresh/stale distinction it cannot know."""
+
+    def __init__(self, size: int = 256, *, max_bytes: int | None = None) -> None:
+        ttu = lambda _key, item, _now: item[0] + STALE_MAX_SECONDS  # noqa: E731 (gone when too stale)
+        if max_bytes is None:
+            self._data = cachetools.TLRUCache(maxsize=size, ttu=ttu, timer=time.monotonic)
+        else:
+            self._data = cachetools.TLRUCache(maxsize=max_bytes, ttu=ttu, timer=time.monotonic,
+                                              getsizeof=lambda item: _size_of(item[1]))
 
     def get(self, key: Any) -> Any:
         """The fresh value, or None (an expired value stays for `get_stale`)."""
@@ -71,18 +92,15 @@ class _TTLCache:
     def get_stale(self, key: Any) -> Any:
         """The value even if expired (up to STALE_MAX_SECONDS past its TTL), or None."""
         item = self._data.get(key)
-        if item is None or item[0] + STALE_MAX_SECONDS < time.monotonic():
-            self._data.pop(key, None)
-            return None
-        return item[1]
+        return None if item is None else item[1]
 
     def put(self, key: Any, value: Any, ttl: float) -> None:
         if ttl <= 0:
             return
-        self._data.pop(key, None)  # re-insert at the end: eviction drops the oldest write
-        if len(self._data) >= self.size:
-            self._data.pop(next(iter(self._data)))
-        self._data[key] = (time.monotonic() + ttl, value)
+        try:
+            self._data[key] = (time.monotonic() + ttl, value)
+        except ValueError:  # larger than the whole bound: not cached
+            self._data.pop(key, None)
 
     def drop(self, key: Any) -> None:
         self._data.pop(key, None)
@@ -96,7 +114,7 @@ _hit_caches: weakref.WeakKeyDictionary[HttpClient, _TTLCache] = weakref.WeakKeyD
 def _cache(client: HttpClient) -> _TTLCache:
     cache = _caches.get(client)
     if cache is None:
-        cache = _caches[client] = _TTLCache()
+        cache = _caches[client] = _TTLCache(max_bytes=CACHE_MAX_BYTES)
     return cache
 
 

@@ -86,7 +86,41 @@ def input_schema(spec: ToolSpec) -> dict[str, Any]:
 
 
 def output_schema(spec: ToolSpec) -> dict[str, Any]:
-    return _inline_schema(spec.result)
+    """The result's schema with its definitions inlined and nullable simple types as type lists:
+    the same contract, which a client validates on every call (the Python SDK with jsonschema)
+    in half the time ($ref resolution and anyOf branches were most of a case search's round trip)."""
+    schema = _inline_schema(spec.result)
+    try:
+        return _flatten({k: v for k, v in schema.items() if k != "$defs"}, schema.get("$defs", {}), ())
+    except _Recursive:
+        return schema
+
+
+_ANNOTATIONS = {"title", "description", "default", "examples"}
+
+
+def _flatten(node: Any, defs: dict[str, Any], stack: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_flatten(x, defs, stack) for x in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+        name = ref.rsplit("/", 1)[1]
+        if name in stack:  # a recursive type cannot be inlined
+            raise _Recursive(name)
+        return _flatten(defs[name], defs, (*stack, name))
+    out = {k: _flatten(v, defs, stack) for k, v in node.items()}
+    branches = out.get("anyOf")
+    if isinstance(branches, list) and set(out) - {"anyOf"} <= _ANNOTATIONS and all(
+            isinstance(b, dict) and set(b) == {"type"} and isinstance(b["type"], str) for b in branches):
+        del out["anyOf"]
+        out["type"] = [b["type"] for b in branches]
+    return out
+
+
+class _Recursive(Exception):
+    pass
 
 
 def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
@@ -107,10 +141,53 @@ def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
             valid=(hint + "? " if hint else "") + f"arguments: {fields} (see the tool's input schema)",
         )
     try:
-        return msgspec.convert(arguments or {}, spec.params, strict=False)
+        return msgspec.convert(_numbers_as_strings(spec.params, arguments or {}), spec.params, strict=False)
     except msgspec.ValidationError as exc:
         raise InvalidArg(f"{spec.name}: {exc}", valid=_valid_for(spec.params, str(exc)) or
                          f"arguments: {fields} (see the tool's input schema)")
+
+
+def _field_kinds(params: type) -> dict[str, tuple[msgspec.inspect.Type, ...]]:
+    """Each argument's accepted types, unwrapped from Annotated/Meta and unions."""
+    kinds = _KINDS.get(params)
+    if kinds is None:
+        kinds = {}
+        for field in msgspec.inspect.type_info(params).fields:
+            ftype = field.type.type if isinstance(field.type, msgspec.inspect.Metadata) else field.type
+            types = ftype.types if isinstance(ftype, msgspec.inspect.UnionType) else (ftype,)
+            kinds[field.encode_name] = tuple(t.type if isinstance(t, msgspec.inspect.Metadata) else t for t in types)
+        _KINDS[params] = kinds
+    return kinds
+
+
+_KINDS: dict[type, dict[str, tuple[msgspec.inspect.Type, ...]]] = {}
+_NUMBER_KINDS = (msgspec.inspect.IntType, msgspec.inspect.FloatType)
+
+
+def _numbers_as_strings(params: type, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A JSON number where the schema says string becomes that string (`article=24` -> "24").
+
+    Clients send identifiers as numbers (MCP Inspector types `article=24` as 24); the number
+    means the same identifier, so refusing it only breaks the call. Booleans are not numbers here."""
+    kinds = _field_kinds(params)
+    out = None
+    for name, value in arguments.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        types = kinds.get(name, ())
+        if any(isinstance(t, msgspec.inspect.StrType) for t in types) and not any(isinstance(t, _NUMBER_KINDS) for t in types):
+            out = dict(arguments) if out is None else out
+            out[name] = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    return arguments if out is None else out
+
+
+_WHAT = (
+    (msgspec.inspect.StrType, "a string (a number is taken as its digits)"),
+    (msgspec.inspect.IntType, "an integer"),
+    (msgspec.inspect.FloatType, "a number"),
+    (msgspec.inspect.BoolType, "true or false"),
+    (msgspec.inspect.NoneType, "null"),
+)
 
 
 def _valid_for(params: type, error: str) -> str | None:
@@ -133,6 +210,11 @@ def _valid_for(params: type, error: str) -> str | None:
             if t.le is None:
                 return f"{field.encode_name}: an integer >= {t.ge}"
             return f"{field.encode_name}: an integer from {t.ge if t.ge is not None else '…'} to {t.le}"
+    if "Expected" in error:
+        # a wrong JSON type: say which types this argument takes
+        what = [w for kind, w in _WHAT if any(isinstance(t, kind) for t in types)]
+        if what:
+            return f"{field.encode_name}: " + " or ".join(what)
     return None
 
 
