@@ -10,7 +10,7 @@ from lxml import etree
 
 from it_eli.normattiva import akn
 from it_eli.normattiva.akn import parse_act
-from it_eli.normattiva.latin import LATIN as _LATIN
+from it_eli.law.grammar import LATIN as _LATIN
 
 AKN = "normattiva-akn"
 WORD = re.compile(r"[^\W\d_]{3,}")
