@@ -649,7 +649,7 @@ class DecisionIndex:
         query_notes: list[str] = []
         if isinstance(query, str) and _FILTER_IN_QUERY.search(query):
             query, anno, tipologia, query_notes = _filters_from_query(query, anno, tipologia)
-        parsed = parse_query(query)
+        parsed = parse_query(query, citations=True)
         index, searcher, _ = self.searcher()
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
         ranked = ranked_search(
