@@ -390,7 +390,8 @@ def _build(idir: IndexDir, sources: list[Path], base: Path | None, progress, hea
         del writer, index
         shutil.rmtree(build, ignore_errors=True)
         idir.cleanup(keep=2)
-        if base is None:
+        if base is None or done.unchanged + done.duplicates == 0:
+            # sources holding no decision at all are an error, never "already up to date"
             errors = errors or ["no decisions found in the sources"]
         return BuildReport(
             indexed=0, errors=errors, seconds=round(time.monotonic() - started, 2),
