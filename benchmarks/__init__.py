@@ -32,6 +32,10 @@ REGISTRY: dict[str, tuple[str, str]] = {
         "benchmarks.ranking",
         "Ranking quality (nDCG@10, MRR@10, R@100) on real statutes and decisions: it_eli vs ablations, FTS5, bm25s (issue 6)",
     ),
+    "archive": (
+        "benchmarks.bench_archive",
+        "Pre-built index archive on the 25k SYNTHETIC corpus: export, import, identical answers, first use from a local URL (issue 18)",
+    ),
     "statutes": (
         "benchmarks.bench_statutes",
         "Statute index: import time (codice penale, all 43 exports), cached it_get_text/it_get_act/search latency (issue 3)",

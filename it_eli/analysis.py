@@ -180,6 +180,7 @@ class Analyzer:
         # unstemmed (`inflections = true`); never for names
         self.inflects = "stemmer" not in disable and (self.stems or bool(analyzer_specs()[name].get("inflections")))
         self._cache: dict[str, tuple[str, ...]] = {}
+        self._variants_cache: dict[tuple[str, bool], list[tuple[str, float]]] = {}
 
     @property
     def tantivy(self) -> tantivy.TextAnalyzer:
@@ -213,6 +214,15 @@ class Analyzer:
         return [term for term, _ in self.weighted_variants(word, inflections=inflections)]
 
     def weighted_variants(self, word: str, *, inflections: bool = True) -> list[tuple[str, float]]:
+        key = (word, inflections)
+        hit = self._variants_cache.get(key)
+        if hit is None:
+            hit = self._weighted_variants(word, inflections)
+            if len(self._variants_cache) < 100_000:
+                self._variants_cache[key] = hit
+        return list(hit)
+
+    def _weighted_variants(self, word: str, inflections: bool) -> list[tuple[str, float]]:
         """Index terms a query word should match, with the weight each match is worth.
 
         - The word's own term, weight 1.

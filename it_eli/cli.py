@@ -83,6 +83,35 @@ def _cmd_index_status(args, settings) -> int:
     return 0
 
 
+def _cmd_index_export(args, settings) -> int:
+    from pathlib import Path
+
+    from .index_archive import export_index
+
+    r = export_index(settings, Path(args.file).expanduser(), with_statutes=args.with_statutes)
+    parts = ", ".join(f"{ix.root} ({ix.count} docs)" for ix in r.indexes)
+    print(f"exported {parts} to {r.path}: {r.bytes} bytes ({r.unpacked_bytes} unpacked, {r.files} files) in {r.seconds:.1f}s")
+    print(f"sha256 {r.sha256}")
+    return exitcodes.OK
+
+
+def _cmd_index_import(args, settings) -> int:
+    from .app import App
+    from .index_archive import import_from
+
+    async def run():
+        app = App(settings)
+        try:
+            return await import_from(app, args.archive, sha256=args.sha256)
+        finally:
+            await app.close()
+
+    r = asyncio.run(run())
+    parts = ", ".join(f"{ix.root} ({ix.count} docs)" for ix in r.indexes)
+    print(f"imported {parts} from {r.archive} (sha256 {r.sha256}) in {r.seconds:.1f}s; published: {', '.join(r.published)}")
+    return exitcodes.OK
+
+
 def _cmd_tool(args, settings) -> int:
     from .app import App
     from .tools import load_all
@@ -178,6 +207,14 @@ def build_parser() -> argparse.ArgumentParser:
     u.set_defaults(func=_cmd_index_build)
     st = isub.add_parser("status", help="what the index holds")
     st.set_defaults(func=_cmd_index_status)
+    ex = isub.add_parser("export", help="write the current index to one verified archive (manifest + sha256 of every file)")
+    ex.add_argument("file", metavar="FILE", help="the archive to write (e.g. it_eli-decisions.tar.gz)")
+    ex.add_argument("--with-statutes", action="store_true", help="include the statute index and its kept exports")
+    ex.set_defaults(func=_cmd_index_export)
+    im = isub.add_parser("import", help="check an exported archive and publish it in place of the current index")
+    im.add_argument("archive", metavar="FILE_OR_URL")
+    im.add_argument("--sha256", metavar="HEX", default=None, help="refuse the archive unless its sha256 is this")
+    im.set_defaults(func=_cmd_index_import)
 
     stat = sub.add_parser("statutes", help="the local statute index")
     ssub = stat.add_subparsers(dest="statutes_command", required=True)

@@ -43,7 +43,10 @@ ENV_VARS: dict[str, tuple[str, str]] = {
     "IT_ELI_STATUTE_TTL_DAYS": ("30", "Days a cached statute article counts as fresh."),
     "IT_ELI_SEARCH_CACHE_SECONDS": ("600", "Seconds a live case-law search answer is reused."),
     "IT_ELI_MAX_ANSWER_CHARS": ("60000", "Size budget of one tool answer's text, in characters."),
-    "IT_ELI_AUTO_BUILD": ("1", "Build the case-law index from the open data on first use (0 to disable)."),
+    "IT_ELI_AUTO_BUILD": ("1", "Provision the case-law index on first use (0 to disable; same as IT_ELI_CASELAW_AUTOBUILD)."),
+    "IT_ELI_CASELAW_AUTOBUILD": ("1", "Provision the case-law index on first use: from IT_ELI_CASELAW_INDEX_URL, else built from the open data (0: neither)."),
+    "IT_ELI_CASELAW_INDEX_URL": ("", "URL of a pre-built case-law index archive (`it-eli index export`) imported on first use; its host is allow-listed."),
+    "IT_ELI_CASELAW_INDEX_SHA256": ("", "sha256 the archive at IT_ELI_CASELAW_INDEX_URL must have (empty: not pinned)."),
     "IT_ELI_LOG_LEVEL": ("INFO", "Log level (logs go to stderr, never stdout)."),
     "IT_ELI_AUDIT_MAX_BYTES": ("10485760", "Size at which the audit log (IT_ELI_HOME/logs/audit.jsonl) is rotated (bytes)."),
     "IT_ELI_AUDIT_KEEP": ("5", "Rotated audit log files kept (audit.jsonl.1 ... .N)."),
@@ -78,6 +81,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     circuit_seconds: float = 60.0
     audit_max_bytes: int = 10_485_760
     audit_keep: int = 5
+    caselaw_index_url: str | None = None
+    caselaw_index_sha256: str | None = None
 
     @property
     def upstream_urls(self) -> dict[str, str]:
@@ -93,7 +98,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def allowed_hosts(self) -> frozenset[str]:
         """Hosts (with port) the appliance may talk to: exactly the configured upstreams."""
-        return frozenset(_host_port(u) for u in self.upstream_urls.values())
+        urls = list(self.upstream_urls.values())
+        if self.caselaw_index_url:
+            urls.append(self.caselaw_index_url)
+        return frozenset(_host_port(u) for u in urls)
 
 
 def _host_port(url: str) -> str:
@@ -117,8 +125,27 @@ def _url(env: Mapping[str, str], name: str) -> str:
     raw = env.get(name, ENV_VARS[name][0]).strip()
     parts = urlsplit(raw)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidArg(f"{name}={raw!r} is not an http(s) URL", valid="e.g. " + ENV_VARS[name][0])
+        raise InvalidArg(f"{name}={raw!r} is not an http(s) URL", valid="e.g. " + (ENV_VARS[name][0] or "https://host/path"))
     return raw.rstrip("/") if not raw.endswith("/pronunce/") else raw
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    return env.get(name, ENV_VARS[name][0]).strip().lower() not in ("0", "false", "no", "off")
+
+
+def _optional_url(env: Mapping[str, str], name: str) -> str | None:
+    return _url(env, name) if env.get(name, "").strip() else None
+
+
+def is_sha256(value: str) -> bool:
+    return len(value) == 64 and all(c in "0123456789abcdef" for c in value.lower())
+
+
+def _optional_sha256(env: Mapping[str, str], name: str) -> str | None:
+    raw = env.get(name, "").strip().lower()
+    if raw and not is_sha256(raw):
+        raise InvalidArg(f"{name}={raw!r} is not a sha256 digest", valid="64 hexadecimal characters (sha256sum's output), or empty")
+    return raw or None
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -141,7 +168,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         statute_ttl_days=float(_number(env, "IT_ELI_STATUTE_TTL_DAYS", float)),
         search_cache_seconds=float(_number(env, "IT_ELI_SEARCH_CACHE_SECONDS", float)),
         max_answer_chars=int(_number(env, "IT_ELI_MAX_ANSWER_CHARS", int)),
-        auto_build=env.get("IT_ELI_AUTO_BUILD", "1").strip().lower() not in ("0", "false", "no", "off"),
+        # the seeds' name and ours: either one set to 0 turns first-use provisioning off
+        auto_build=_flag(env, "IT_ELI_AUTO_BUILD") and _flag(env, "IT_ELI_CASELAW_AUTOBUILD"),
+        caselaw_index_url=_optional_url(env, "IT_ELI_CASELAW_INDEX_URL"),
+        caselaw_index_sha256=_optional_sha256(env, "IT_ELI_CASELAW_INDEX_SHA256"),
         log_level=env.get("IT_ELI_LOG_LEVEL", "INFO").strip().upper() or "INFO",
         circuit_threshold=max(1, int(_number(env, "IT_ELI_CIRCUIT_THRESHOLD", int))),
         circuit_seconds=float(_number(env, "IT_ELI_CIRCUIT_SECONDS", float)),

@@ -170,6 +170,28 @@ class RecentResult(msgspec.Struct, kw_only=True):
     dataset_note: str = PROVENANCE
 
 
+class IndexOrigin(msgspec.Struct, kw_only=True):
+    """Where the local index came from: built here from the open-data sources, or imported from
+    a pre-built archive (`it-eli index import`, or IT_ELI_CASELAW_INDEX_URL on first use)."""
+
+    kind: Literal["built", "imported"]
+    sources: list[str]  # the open-data archives the index was built from (where it was built)
+    built_at: str | None
+    built_by: str | None  # the it_eli version that built it
+    archive: str | None = None  # imported: the archive's URL or path
+    archive_sha256: str | None = None
+    imported_at: str | None = None
+
+
+def index_origin(meta: dict) -> IndexOrigin:
+    imported = meta.get("imported") or {}
+    return IndexOrigin(
+        kind="imported" if imported else "built", sources=list(meta.get("sources") or []),
+        built_at=meta.get("built_at"), built_by=meta.get("it_eli_version"),
+        archive=imported.get("archive"), archive_sha256=imported.get("sha256"), imported_at=imported.get("imported_at"),
+    )
+
+
 class CaseStats(msgspec.Struct, kw_only=True):
     """What the local Constitutional Court index holds and where it came from."""
 
@@ -181,6 +203,7 @@ class CaseStats(msgspec.Struct, kw_only=True):
     schema_version: int
     index_path: str
     it_eli_version: str
+    origin: IndexOrigin | None = None
     provenance: str = PROVENANCE
 
 
@@ -774,7 +797,7 @@ class DecisionIndex:
         return CaseStats(
             total=searcher.num_docs, year_range=meta.get("year_range"), by_type=by_type, built_at=meta.get("built_at"),
             sources=meta.get("sources", []), schema_version=meta.get("schema_version", 0),
-            index_path=str(self.idir.current()), it_eli_version=__version__,
+            index_path=str(self.idir.current()), it_eli_version=__version__, origin=index_origin(meta),
         )
 
 

@@ -57,6 +57,13 @@ class IndexSchemaMismatch(ItEliError):
     code = "index_schema_mismatch"
 
 
+class ArchiveInvalid(ItEliError):
+    """An index archive was refused: wrong sha256, truncated or corrupt, a member that is not a
+    plain file inside the index, over the size bounds, or not matching its manifest."""
+
+    code = "archive_invalid"
+
+
 class UpstreamUnavailable(ItEliError):
     """The upstream could not be reached or failed: says nothing about existence."""
 

@@ -26,6 +26,7 @@ _BY_ERROR_CODE = {
     "not_found": BAD_INPUT,
     "identity_mismatch": BAD_INPUT,
     "ingest_error": BAD_INPUT,
+    "archive_invalid": BAD_INPUT,
     "upstream_unavailable": UNAVAILABLE,
     "upstream_changed": UNAVAILABLE,
     "index_missing": UNAVAILABLE,

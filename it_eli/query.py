@@ -385,7 +385,8 @@ class QueryCompiler:
         if fields is None:
             raise QueryError(
                 f"unknown field {term.field!r}",
-                valid="one of: " + ", ".join(sorted(self.aliases)) + " (or no field: search everywhere)",
+                valid="one of: " + ", ".join(sorted(a for a in self.aliases if not a.startswith("_")))
+                + " (or no field: search everywhere)",
             )
         return {f: self.default_fields.get(f, 1.0) or 1.0 for f in fields}
 
@@ -539,6 +540,7 @@ def ranked_search(
     tie_breaker: float = TIE_BREAKER,
     proximity_fields: Mapping[str, float] | None = None,
     exact_fields: Mapping[str, float] | None = None,
+    proximity_of: ParsedQuery | None = None,
 ) -> RankedSearch:
     """Search the way every it_eli index does (decisions, statutes).
 
@@ -559,6 +561,8 @@ def ranked_search(
     catch-all field (IndexDef.catch_all) passes it among the default fields and as the proximity
     field, with tie_breaker 0 (IndexDef.tie_breaker, IndexDef.proximity_boosts). `exact_fields`
     (field -> weight; IndexDef.exact_boosts) adds the bonus of `exact_form_query`.
+    `proximity_of`: the query whose adjacent words earn the proximity bonus, when `parsed` is a
+    rewrite of it (the thesaurus alternatives of it_eli.query_assist).
     """
     def compile_(conjunction: bool) -> tuple[tantivy.Query, bool]:
         """The query, and whether some implicit AND was loosened into OR (else it is the AND)."""
@@ -573,7 +577,7 @@ def ranked_search(
         return q, qc.loosened
 
     prox_fields = default_fields if proximity_fields is None else proximity_fields
-    prox = proximity_query(parsed, schema, prox_fields, analyzers, weight=proximity) if proximity > 0 else None
+    prox = proximity_query(proximity_of or parsed, schema, prox_fields, analyzers, weight=proximity) if proximity > 0 else None
     exact = exact_form_query(parsed, schema, exact_fields, analyzers) if exact_fields else None
 
     def scored(q: tantivy.Query, exclude: tantivy.Query | None = None) -> tantivy.Query:

@@ -30,7 +30,8 @@ from .config import Settings
 from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .normattiva.akn import Act, normalize_article_key, parse_act
-from .query import parse_query, ranked_search
+from .query import ranked_search
+from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,11 @@ class StatuteSearchResult(msgspec.Struct, kw_only=True):
     relaxed_to_or: bool = False
     at_date: str | None = None  # the date whose versions were searched (None: today's)
     notes: list[str] = msgspec.field(default_factory=list)
+    # What was done to the query before searching (question words dropped, typos corrected,
+    # thesaurus expansions such as "scippo → furto con strappo"), so a hit can be explained.
+    expanded: list[str] = msgspec.field(default_factory=list)  # "scippo → furto con strappo"
+    corrected: list[str] = msgspec.field(default_factory=list)  # "stradle → stradale"
+    question_words: list[str] = msgspec.field(default_factory=list)  # "cosa rischia" (not searched)
     dataset_note: str = DATASET_NOTE
 
 
@@ -214,6 +220,7 @@ class StatuteStore:
         self.idir = IndexDir(index_root(settings))
         self.raw_dir = settings.home / "statutes" / "acts"
         self._an = Analyzer()
+        self._exact_an = Analyzer("it_fold")  # the exact-form field's analyzer (index_schema)
         self._lock = threading.Lock()
         self._index: tantivy.Index | None = None
         self._token: str | None = None
@@ -338,15 +345,12 @@ class StatuteStore:
                 writes.add(d)
         self._invalidate()
 
-    def _add_texts(self, doc: tantivy.Document, heading: str | None, text: str, act_title: str | None) -> None:
-        """The searchable parts, char-filtered, each in its field and again in the catch-all."""
-        catch_all = self.defn.catch_all
-        for field, value in (("heading", heading), ("text", text), ("act_title", act_title)):
-            if value:
-                prepared = self._an.prepare(value)
-                doc.add_text(field, prepared)
-                if catch_all:
-                    doc.add_text(catch_all, prepared)
+    def _add_texts(self, doc: tantivy.Document, heading: str | None, text: str, act_title: str | None,
+                   context: list[str] | None = None) -> None:
+        """The searchable parts, char-filtered, each in its field and again in the catch-all (and,
+        folded but unstemmed, in the exact-form field)."""
+        add_searchable(doc, self.defn, {"heading": heading, "text": text, "act_title": act_title,
+                                        "context": "\n".join(context or [])}, self._an)
 
     def _keep_raw(self, urn: str, version: str, raw: bytes, source_url: str, meta: dict | None = None) -> None:
         self.raw_dir.mkdir(parents=True, exist_ok=True)
@@ -368,7 +372,7 @@ class StatuteStore:
             "commi": [{"num": c.num, "text": c.text} for c in a.commi],
             "amended": a.amended, "act_title": ident.title, "act_type": ident.act_type,
             "act_number": ident.number, "act_date": ident.date, "act_year": ident.year,
-            "source_url": source_url, "eli": ident.eli,
+            "source_url": source_url, "eli": ident.eli, "context": a.context,
             # absent in documents written before: read as current when fetched (the old rule)
             "current_at": meta.get("current_at", fetched_at), "known_to": meta.get("known_to"),
         }
@@ -377,7 +381,7 @@ class StatuteStore:
             article=a.key, in_force_date=version, fetched_at=fetched_at, order=a.order, kind="act", valid_to="",
             repealed=1 if a.repealed else 0, src=msgspec.msgpack.encode(src),
         )
-        self._add_texts(doc, a.heading, a.text, ident.title)
+        self._add_texts(doc, a.heading, a.text, ident.title, a.context)
         return doc
 
     # ------------------------------------------------------------ reading
@@ -627,10 +631,16 @@ class StatuteStore:
             raise InvalidArg(f"limit={limit}", valid="an integer from 1 to 50")
         if not (0 <= offset <= 10_000):
             raise InvalidArg(f"offset={offset}", valid="an integer from 0 to 10000 (pass next_offset back)")
-        parsed = parse_query(query)
         index, searcher = self._searcher()
-        aliases = {"rubrica": ["heading"], "heading": ["heading"], "testo": ["text"], "text": ["text"], "titolo": ["act_title"]}
-        analyzers = {"heading": self._an, "text": self._an, "act_title": self._an}
+        assisted = assisted_query(query, searcher, index.schema, vocab_field=self.defn.catch_all or "text",
+                                  exact_field=(self.defn.exact_fields or [None])[0], an=self._an)
+        parsed = assisted.parsed
+        aliases = {"rubrica": ["heading"], "heading": ["heading"], "testo": ["text"], "text": ["text"], "titolo": ["act_title"],
+                   "contesto": ["context"], "context": ["context"]}
+        aliases[EXPANSION_ALIAS] = expansion_fields(self.defn)
+        analyzers = {"heading": self._an, "text": self._an, "act_title": self._an, "context": self._an}
+        for f in self.defn.exact_fields or ():
+            analyzers[f] = self._exact_an
         if self.defn.catch_all:
             analyzers[self.defn.catch_all] = self._an
         day = at_date or today_iso()
@@ -644,6 +654,7 @@ class StatuteStore:
         ranked = ranked_search(
             searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit, offset=offset, filters=filt,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
+            exact_fields=self.defn.exact_boosts, proximity_of=assisted.typed,
         )
         text_q, relaxed = ranked.query, ranked.relaxed
         hits: list[StatuteHit] = []
@@ -667,7 +678,7 @@ class StatuteStore:
             ))
             if len(hits) >= limit:
                 break
-        notes = list(parsed.notes)
+        notes = list(parsed.notes) + assisted.assist.notes()
         if relaxed:
             notes.append("ranked by relevance over any of the words: articles with only some of them are included")
         if at_date:
@@ -675,7 +686,8 @@ class StatuteStore:
                          "no cached version in force then are left out)")
         return StatuteSearchResult(
             query=query, total=ranked.count, offset=offset, limit=limit, hits=hits, acts_in_index=self.acts_count(),
-            relaxed_to_or=relaxed, at_date=at_date, notes=notes,
+            relaxed_to_or=relaxed, at_date=at_date, notes=notes, expanded=assisted.assist.expanded,
+            corrected=assisted.assist.corrected, question_words=assisted.assist.question_words,
             next_offset=offset + limit if offset + limit < ranked.count else None,
         )
 
@@ -776,6 +788,29 @@ def _committing(index: tantivy.Index, heap_size: int):
         raise
     finally:
         writes._writer = None
+
+
+def expansion_fields(defn) -> list[str]:
+    """Where thesaurus expansions are searched: the rubrica, the partition headings and the
+    catch-all, where the names of institutes stand (one clause per word and field, so an
+    expansion costs a third of the default fields; measured in benchmarks/RESULTS.md)."""
+    return [f for f in ("heading", "context") if defn.field(f)] + ([defn.catch_all] if defn.catch_all else ["text"])
+
+
+def add_searchable(doc: tantivy.Document, defn, parts: dict[str, str | None], an: Analyzer) -> None:
+    """Index an article's texts as the statute index definition says: each part (char-filtered)
+    in its field and again in the catch-all; the parts other than the act title also in the
+    exact-form field (the benchmark builds its documents with this too)."""
+    for field, value in parts.items():
+        if not value or defn.field(field) is None:
+            continue
+        prepared = an.prepare(value)
+        doc.add_text(field, prepared)
+        if defn.catch_all:
+            doc.add_text(defn.catch_all, prepared)
+        if field != "act_title":
+            for exact in defn.exact_fields or ():
+                doc.add_text(exact, prepared)
 
 
 def _snippet(gens, src: dict, an: Analyzer) -> str:

@@ -28,7 +28,7 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 
 def test_every_env_var_is_documented_with_its_default():
-    rows = dict(re.findall(r"^\| `(IT_ELI_[A-Z_]+)` \| `([^`]*)` \|", README, re.M))
+    rows = dict(re.findall(r"^\| `(IT_ELI_[A-Z0-9_]+)` \| `([^`]*)` \|", README, re.M))
     assert set(rows) == set(ENV_VARS)
     for name, (default, _) in ENV_VARS.items():
         assert rows[name] == default, name
@@ -36,5 +36,5 @@ def test_every_env_var_is_documented_with_its_default():
 
 def test_config_reads_no_env_var_that_is_not_documented():
     code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "it_eli").rglob("*.py"))
-    used = set(re.findall(r"IT_ELI_[A-Z_]+", code))
+    used = set(re.findall(r"IT_ELI_[A-Z0-9_]+", code))
     assert used <= set(ENV_VARS), used - set(ENV_VARS)

@@ -12,7 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 # import name -> distribution name, where they differ
-DIST_OF = {"mcp_types": "mcp-types", "aia_chaser": "aia-chaser", "lxml": "lxml", "yaml": "pyyaml"}
+DIST_OF = {"mcp_types": "mcp-types", "aia_chaser": "aia-chaser", "lxml": "lxml", "yaml": "pyyaml",
+           "spellchecker": "pyspellchecker"}
 
 
 def _dist_names(reqs: list[str]) -> set[str]:

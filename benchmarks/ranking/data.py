@@ -9,6 +9,11 @@
   the shipped analyzer), and headings that occur more than once in the corpus (no single answer).
   A sample of at most `cap` queries is drawn with a fixed seed.
 - handwritten queries + graded qrels: `statute_queries.json` (see JUDGMENTS.md).
+- natural-language queries + graded qrels: `statute_nl_queries.json` (issue 13): questions and
+  requests in people's own words, over every act of the corpus (see JUDGMENTS.md).
+- every statute document carries its `context` (the partition headings above the article, as
+  `parse_act` reads them) beside its text and act title; only the known-item index leaves out
+  the rubrica.
 - decisions: the 88 administrative decisions of ita_casehold_val.csv (query = the keyword headings
   of the massima, answer = the decision), plus the 12 Constitutional Court records as distractors.
 """
@@ -95,7 +100,7 @@ def article_id(urn: str, key: str) -> str:
 def statute_docs(arts, with_headings: bool) -> list[Doc]:
     docs = []
     for ident, art in arts:
-        f = {"text": art.text, "act_title": ident["title"]}
+        f = {"text": art.text, "act_title": ident["title"], "context": "\n".join(art.context)}
         if with_headings:
             f["heading"] = art.heading or ""
         docs.append(Doc(article_id(ident["urn"], art.key), f))
@@ -132,7 +137,8 @@ def known_item(arts, *, cap: int | None = KNOWN_ITEM_CAP, seed: int = KNOWN_ITEM
     )
 
 
-def handwritten(arts, path: Path = HERE / "statute_queries.json") -> Collection:
+def handwritten(arts, path: Path = HERE / "statute_queries.json", name: str = "statute-handwritten",
+                what: str = "written queries") -> Collection:
     spec = json.loads(path.read_text(encoding="utf-8"))
     have = {article_id(i["urn"], a.key) for i, a in arts}
     queries, qrels = {}, {}
@@ -141,8 +147,13 @@ def handwritten(arts, path: Path = HERE / "statute_queries.json") -> Collection:
         if rels:
             queries[q["id"]] = q["query"]
             qrels[q["id"]] = rels
-    return Collection("statute-handwritten", "statutes", statute_docs(arts, with_headings=True), queries, qrels,
-                      note=f"{len(queries)} written queries, graded qrels (JUDGMENTS.md)")
+    return Collection(name, "statutes", statute_docs(arts, with_headings=True), queries, qrels,
+                      note=f"{len(queries)} {what}, graded qrels (JUDGMENTS.md)")
+
+
+def natural_language(arts) -> Collection:
+    return handwritten(arts, HERE / "statute_nl_queries.json", "statute-nl",
+                       "natural-language questions over every act")
 
 
 # ------------------------------------------------------------------ decisions
@@ -204,6 +215,7 @@ def load_collections(testdata: Path, *, small: bool = False, cap: int | None = K
     cols = [known_item(arts, cap=cap)]
     if not small:
         cols.append(handwritten(arts))
+        cols.append(natural_language(arts))
     cols.append(decisions(testdata))
     for c in cols:
         c.meta["docs"] = len(c.docs)

@@ -50,6 +50,9 @@ class ItEli(System):
     options: dict = field(default_factory=dict)  # keyword arguments for ranked_search (tuning runs)
     boost_overrides: dict = field(default_factory=dict)  # field -> boost, where the field exists
     catch_all: bool | None = None  # None: as the index definition says; False: drop it; True: add `body`
+    # issue 13 (statute collections): question frames, typo correction, thesaurus, exact-form bonus
+    assist: dict = field(default_factory=dict)  # keyword arguments for it_eli.query_assist.assisted_query
+    drop_fields: frozenset[str] = frozenset()  # document fields left out of the index (ablations)
     _state: dict = field(default_factory=dict, repr=False)
 
     def index(self, col: Collection) -> None:
@@ -74,12 +77,18 @@ class ItEli(System):
         part_analyzers = {analyzers[n].name for n in defn.parts}
         assert len(part_analyzers) == 1, "add_parts analyzes every part alike"
         part_an = analyzers[defn.parts[0]]
+        from it_eli.statutes import add_searchable
+
         for d in col.docs:
             doc = tantivy.Document()
             doc.add_text(id_field, d.id)
-            # as the appliance does (it_eli.decisions._document; the statute index likewise)
-            add_parts(doc, {n: t for n, t in d.fields.items() if n in defn.parts}, part_an, defn.catch_all)
-            for name, text in d.fields.items():
+            fields = {n: t for n, t in d.fields.items() if n not in self.drop_fields}
+            # as the appliance does (it_eli.decisions._document, it_eli.statutes.add_searchable)
+            if col.kind == "statutes":
+                add_searchable(doc, defn, {n: t for n, t in fields.items() if n in defn.parts}, part_an)
+            else:
+                add_parts(doc, {n: t for n, t in fields.items() if n in defn.parts}, part_an, defn.catch_all)
+            for name, text in fields.items():
                 if text and name in text_fields and name not in defn.parts:
                     doc.add_text(name, analyzers[name].prepare(text))
             writer.add_document(doc)
@@ -87,6 +96,8 @@ class ItEli(System):
         writer.wait_merging_threads()
         index.reload()
         present = {n for d in col.docs for n, t in d.fields.items() if t} | {defn.catch_all}
+        if col.kind == "statutes":  # filled from the parts by add_searchable
+            present |= set(defn.exact_fields or ())
         boosts = {n: b for n, b in defn.ranking_boosts.items() if n in present}
         if self.flat_boosts:
             boosts = {n: 1.0 for n in boosts}
@@ -96,9 +107,11 @@ class ItEli(System):
             prox = {n: 1.0 for n in prox}
         self._state = {
             "index": index, "searcher": index.searcher(), "boosts": boosts, "id_field": id_field,
-            "analyzers": analyzers, "aliases": {n: [n] for n in text_fields},
+            "analyzers": analyzers, "aliases": {n: [n] for n in text_fields} | _expansion_alias(defn),
             "ranking": {"tie_breaker": defn.tie_breaker, "proximity_fields": prox,
                         "exact_fields": {n: w for n, w in (defn.exact_boosts or {}).items() if n in present} or None},
+            "assisted": col.kind == "statutes" and bool(defn.exact_fields) and self.strategy == "shipped",
+            "defn": defn,
         }
 
     def search(self, query: str) -> list[str]:
@@ -108,18 +121,35 @@ class ItEli(System):
         st = self._state
         index, searcher = st["index"], st["searcher"]
         try:
-            parsed = parse_query(query)
+            extra = {}
+            if st["assisted"]:
+                from it_eli.query_assist import assisted_query
+
+                defn = st["defn"]
+                a = assisted_query(query, searcher, index.schema, vocab_field=defn.catch_all or "text",
+                                   exact_field=defn.exact_fields[0], an=st["analyzers"][defn.parts[0]], **self.assist)
+                parsed, extra = a.parsed, {"proximity_of": a.typed}
+            else:
+                parsed = parse_query(query)
             if self.strategy == "v1":
                 hits = _v1_search(index, searcher, parsed, st)
             else:
                 hits = ranked_search(
                     searcher, index.schema, parsed, st["boosts"], st["aliases"], st["analyzers"], limit=TOP,
-                    **{**st["ranking"], **self.options},
+                    **{**st["ranking"], **extra, **self.options},
                 ).hits
         except ItEliError:
             return []
         idf = st["id_field"]
         return [searcher.doc(addr)[idf][0] for _, addr in hits]
+
+
+def _expansion_alias(defn) -> dict:
+    """Where the thesaurus expansions are searched, as it_eli.statutes maps it."""
+    from it_eli.query_assist import EXPANSION_ALIAS
+    from it_eli.statutes import expansion_fields
+
+    return {EXPANSION_ALIAS: expansion_fields(defn)}
 
 
 def with_catch_all(defn):
@@ -255,6 +285,13 @@ def all_systems() -> list[System]:
               catch_all=False),
         ItEli("+catchall", "it_eli with a catch-all body field where the index has none (the statute proposal)",
               catch_all=True),
+        ItEli("-assist", "statutes: no question frames, typo correction, thesaurus nor exact-form bonus (issue 13)",
+              assist={"questions": False, "typos": False, "thesaurus_on": False}, options={"exact_fields": None}),
+        ItEli("-thesaurus", "statutes: it_eli without the thesaurus", assist={"thesaurus_on": False}),
+        ItEli("-questions", "statutes: it_eli without dropping question frames", assist={"questions": False}),
+        ItEli("-typos", "statutes: it_eli without typo correction", assist={"typos": False}),
+        ItEli("-exact", "it_eli without the exact-form bonus", options={"exact_fields": None}),
+        ItEli("-context", "statutes: it_eli without the partition headings (context)", drop_fields=frozenset({"context"})),
         Fts5("fts5", "SQLite FTS5 as the reference server: unicode61 remove_diacritics 2, bm25(), words ANDed"),
         Fts5("fts5-or", "the same FTS5 with the words ORed", operator="OR"),
         Bm25s("bm25s", "bm25s, Snowball Italian stemmer (PyStemmer), bm25s tokenization + Italian stopwords"),

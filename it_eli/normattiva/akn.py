@@ -74,6 +74,10 @@ class Article(msgspec.Struct):
     in_attachment: bool
     notes: str = ""  # Normattiva's editorial notes (AGGIORNAMENTO blocks, avvertenze)
     attachment: str | None = None  # the attachment doc's @name, when in_attachment
+    # The headings of the partitions above the article (libro, parte, titolo, capo, sezione),
+    # outermost first, as the export writes them: "Capo I - Principi". Empty where the export
+    # gives none (the codes kept as attachment docs carry no partitions).
+    context: list[str] = msgspec.field(default_factory=list)
 
 
 class ActIdentity(msgspec.Struct):
@@ -668,7 +672,55 @@ def _body_article(el, order: int) -> Article:
         order=order,
         in_attachment=False,
         notes="\n".join(n for n in notes if n),
+        context=_partition_headings(el),
     )
+
+
+_PARTITIONS = frozenset(_A + t for t in ("book", "part", "title", "chapter", "section", "subsection", "hcontainer"))
+_LEVELS = ("parte", "libro", "titolo", "capo", "sezione")
+_LEVEL_RE = re.compile(
+    r"\b(parte|libro|titolo|capo|sezione)\s+(prima|seconda|terza|quarta|quinta|unica|[ivxlc]+(?:-[a-z]+)?|\d+)\b",
+    re.IGNORECASE,
+)
+
+
+def _partition_label(el) -> str:
+    num = _inline(el.findtext(_NUM)) or ""
+    h_el = el.find(_A + "heading")
+    heading = _inline(" ".join(h_el.itertext())) if h_el is not None else ""
+    return re.sub(r"\s+", " ", " - ".join(x for x in (num.strip(" -"), heading.strip(" -")) if x)).strip(" -")
+
+
+def _level_segments(label: str) -> list[tuple[int, str]]:
+    """'LIBRO I SOGGETTI Titolo I GIUDICE' -> [(1, 'LIBRO I SOGGETTI'), (2, 'Titolo I GIUDICE')]."""
+    marks = list(_LEVEL_RE.finditer(label))
+    return [(_LEVELS.index(m.group(1).lower()), label[m.start(): marks[i + 1].start() if i + 1 < len(marks) else None]
+             .strip(" -")) for i, m in enumerate(marks)]
+
+
+def _partition_headings(el) -> list[str]:
+    """The headings above an article, outermost first. Several exports (c.p.p., codice della
+    strada) write their partitions as flat sibling chapters whose heading names only the levels
+    that change ('Capo II ESAME DELLE PARTI'): the higher levels still in force (libro, titolo)
+    are taken from the nearest preceding partition that names them."""
+    ancestors = [a for a in el.iterancestors() if a.tag in _PARTITIONS]
+    out = [lab for lab in (_partition_label(a) for a in reversed(ancestors)) if lab]
+    if not ancestors:
+        return out
+    levels = [lv for lab in out for lv, _ in _level_segments(lab)]
+    top = min(levels) if levels else None
+    if top is None:
+        return out
+    inherited: list[str] = []
+    sib = ancestors[-1].getprevious()
+    while sib is not None and top > 0:
+        if sib.tag in _PARTITIONS:
+            higher = [(lv, seg) for lv, seg in _level_segments(_partition_label(sib)) if lv < top]
+            if higher:
+                inherited = [seg for _, seg in higher] + inherited
+                top = higher[0][0]
+        sib = sib.getprevious()
+    return inherited + out
 
 
 def _text_without_num(paragraph, notes: list[str]) -> str:

@@ -45,21 +45,36 @@ class NoParams(msgspec.Struct, kw_only=True):
 
 
 async def ensure_decisions(app) -> None:
-    """Build the index from the Court's open data on first use; offline -> index_missing. An index
-    of an older schema is rebuilt the same way when automatic builds are on (else, or when that
-    fails, the search reports index_schema_mismatch with the command)."""
+    """Provision the index on first use: the pre-built archive at IT_ELI_CASELAW_INDEX_URL when
+    one is configured (checked against IT_ELI_CASELAW_INDEX_SHA256), else, or when that archive is
+    unavailable or refused, a build from the Court's open data; switched off -> index_missing. An
+    index of an older schema is replaced the same way when automatic builds are on (else, or when
+    that fails, the search reports index_schema_mismatch with the command)."""
     outdated = app.decisions.exists() and not app.decisions.compatible()
     if app.decisions.exists() and (not outdated or not app.settings.auto_build):
         return
     if not app.settings.auto_build:
         raise IndexMissing(
             "the Constitutional Court index has not been built yet",
-            valid="run `it-eli index build` (offline: `it-eli index build --source P_json2001_oggi.zip`)",
+            valid="run `it-eli index build` (offline: `it-eli index build --source P_json2001_oggi.zip`) "
+                  "or `it-eli index import ARCHIVE`",
             command="it-eli index build",
         )
     async with app.build_lock:
         if app.decisions.exists() and app.decisions.compatible():
             return
+        prebuilt_failure = ""
+        url = app.settings.caselaw_index_url
+        if url:
+            from ..index_archive import import_from
+
+            try:
+                report = await import_from(app, url, sha256=app.settings.caselaw_index_sha256)
+                log.info("case-law index imported from %s (sha256 %s) in %.1fs", url, report.sha256, report.seconds)
+                return
+            except ItEliError as exc:
+                prebuilt_failure = f"the pre-built index at {url} was not used ({exc.code}: {exc.message}); "
+                log.warning("%sbuilding from the open data instead", prebuilt_failure)
         from ..build import build_from_sources
         from ..progress import report as report_progress
 
@@ -71,13 +86,13 @@ async def ensure_decisions(app) -> None:
             if outdated:
                 return
             raise IndexMissing(
-                f"the Constitutional Court index has not been built and building it from the open data failed: {exc.message}",
+                f"{prebuilt_failure}the Constitutional Court index has not been built and building it from the open data failed: {exc.message}",
                 valid="run `it-eli index build` when online, or `it-eli index build --source FILE.zip` with a downloaded archive",
                 command="it-eli index build",
             )
         if not report.published and not outdated:
             raise IndexMissing(
-                "the Constitutional Court index could not be built from the open data: " + "; ".join(report.errors[:3]),
+                prebuilt_failure + "the Constitutional Court index could not be built from the open data: " + "; ".join(report.errors[:3]),
                 valid="run `it-eli index build --source FILE.zip` with a downloaded archive",
                 command="it-eli index build",
             )
@@ -122,6 +137,7 @@ async def it_case_recent(app, limit=10):
 @tool("it_case_stats", NoParams, CaseStats)
 async def it_case_stats(app):
     """What the local Constitutional Court index holds: totals, year range, counts by type, build
-    time, sources, schema version and provenance (licence CC BY-SA 3.0, Corte costituzionale)."""
+    time, sources, schema version, origin (built here from which open-data sources, or imported
+    from which archive with its sha256) and provenance (licence CC BY-SA 3.0, Corte costituzionale)."""
     await ensure_decisions(app)
     return await asyncio.to_thread(app.decisions.stats)

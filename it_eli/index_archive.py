@@ -1,0 +1,670 @@
+"""Pre-built index archives: build an index once, ship it verified, publish it anywhere.
+
+An archive is one tar in a single zstd frame (content size and checksum in the frame; zstd
+because a Tantivy index barely compresses and gzip's inflate made unpacking the slowest step of
+first use) whose first member is `manifest.json`: the format version,
+the it_eli and analyzer versions, each index's schema version and fingerprint, counts, year range,
+sources, build time, and the size and sha256 of every other member. Members live under one root
+per part: `decisions/` (the Constitutional Court index), and with `--with-statutes`
+`statute_articles/` (the statute index) and `statute_acts/` (the kept Akoma Ntoso exports).
+
+Import is all-or-nothing: the archive is read as a stream, every member is checked (a plain file,
+a relative name under a known root, listed in the manifest, within the declared size) and written
+into a fresh build directory beside the current index while it is hashed; only when every file
+matches the manifest and the index opens under this install's schema is CURRENT swapped, exactly
+as a build does. Anything else raises a typed error and leaves the current index serving.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import io
+import json
+import os
+import shutil
+import tarfile
+import time
+import uuid
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
+
+import msgspec
+import zstandard
+
+from . import __version__
+from .analysis import analyzer_specs
+from .config import Settings, is_sha256
+from .errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg, ItEliError
+from .indexdir import IndexDir
+from .schema import META_FILE, load_index_def, open_index, read_meta
+
+
+FORMAT = "it_eli-index-archive"
+FORMAT_VERSION = 1
+MANIFEST_NAME = "manifest.json"
+MAX_MANIFEST_BYTES = 32 * 1024 * 1024
+# Bounds against archive bombs: what a full index (every decision since 1956 plus a large statute
+# store) needs, with room to spare; an archive declaring or unpacking more is refused.
+MAX_UNPACKED_BYTES = 16 * 1024**3
+MAX_MEMBERS = 200_000
+CHUNK = 1024 * 1024
+FRAME_HEADER_MAX = 18  # bytes: the largest zstd frame header
+
+DECISIONS = "decisions"
+STATUTE_INDEX = "statute_articles"
+STATUTE_ACTS = "statute_acts"
+ROOTS = (DECISIONS, STATUTE_INDEX, STATUTE_ACTS)
+# archive root -> the index definition (index_schema/<name>.toml) it must match
+INDEX_ROOTS = {DECISIONS: "decisions", STATUTE_INDEX: "statute_articles"}
+SKIP_FILES = {".tantivy-writer.lock", ".tantivy-meta.lock"}
+
+
+# ---------------------------------------------------------------- contract
+
+class ArchiveFile(msgspec.Struct, frozen=True):
+    path: str  # archive member name, e.g. "decisions/meta.json"
+    size: int
+    sha256: str
+
+
+class ArchivedIndex(msgspec.Struct, kw_only=True):
+    root: str  # decisions | statute_articles
+    schema: str
+    schema_version: int
+    fingerprint: str
+    count: int | None = None
+    year_range: list[int] | None = None
+    by_type: dict[str, int] | None = None
+    sources: list[str] = msgspec.field(default_factory=list)
+    built_at: str | None = None
+
+
+class Manifest(msgspec.Struct, kw_only=True):
+    format: str
+    format_version: int
+    it_eli_version: str
+    analyzer_version: int
+    created_at: str
+    indexes: list[ArchivedIndex]
+    files: list[ArchiveFile]
+    statute_acts: int = 0
+
+
+class ExportReport(msgspec.Struct, kw_only=True):
+    path: str
+    sha256: str
+    bytes: int
+    unpacked_bytes: int
+    files: int
+    indexes: list[ArchivedIndex]
+    seconds: float
+
+
+class ImportReport(msgspec.Struct, kw_only=True):
+    archive: str
+    sha256: str
+    indexes: list[ArchivedIndex]
+    files: int
+    unpacked_bytes: int
+    published: list[str]
+    seconds: float
+
+
+# ---------------------------------------------------------------- pure checks
+
+def analyzer_version() -> int:
+    return int(analyzer_specs().get("version", 0))
+
+
+def check_sha256_arg(value: str | None) -> str | None:
+    if value is None or value == "":
+        return None
+    value = value.strip().lower()
+    if not is_sha256(value):
+        raise InvalidArg(f"sha256 {value!r} is not a sha256 digest", valid="64 hexadecimal characters (sha256sum's output)")
+    return value
+
+
+def member_path(name: str) -> PurePosixPath:
+    """The relative path a member may be written to, or ArchiveInvalid: absolute names, `..`,
+    empty or `.` parts, backslashes and names outside the known roots are refused."""
+    if not name or name.startswith("/") or "\\" in name or "\x00" in name:
+        raise ArchiveInvalid(f"archive member {name!r} has an absolute or unusable name", valid=_VALID, reason="member_name")
+    path = PurePosixPath(name)
+    if any(part in ("..", ".", "") for part in name.split("/")) or path.is_absolute():
+        raise ArchiveInvalid(f"archive member {name!r} points outside the index directory", valid=_VALID, reason="member_outside")
+    if path.parts[0] not in ROOTS or len(path.parts) < 2:
+        raise ArchiveInvalid(f"archive member {name!r} is not under {', '.join(ROOTS)}", valid=_VALID, reason="member_outside")
+    return path
+
+
+def check_member_kind(member: tarfile.TarInfo) -> None:
+    if member.isdir() or member.isreg():
+        return
+    kind = ("a symbolic link" if member.issym() else "a hard link" if member.islnk()
+            else "a device file" if member.isdev() else "a FIFO" if member.isfifo() else "not a regular file")
+    raise ArchiveInvalid(f"archive member {member.name!r} is {kind}", valid=_VALID, reason="member_kind")
+
+
+_VALID = "an archive written by `it-eli index export`: regular files under decisions/, statute_articles/, statute_acts/"
+
+
+def decode_manifest(data: bytes) -> Manifest:
+    try:
+        manifest = msgspec.json.decode(data, type=Manifest)
+    except msgspec.DecodeError as exc:
+        raise ArchiveInvalid(f"the archive's manifest cannot be read: {exc}", valid=_VALID, reason="manifest")
+    if manifest.format != FORMAT:
+        raise ArchiveInvalid(f"not an it_eli index archive (format {manifest.format!r})", valid=_VALID, reason="manifest")
+    return manifest
+
+
+def check_manifest(manifest: Manifest, *, max_unpacked_bytes: int = MAX_UNPACKED_BYTES, max_members: int = MAX_MEMBERS) -> None:
+    """Everything that can be refused before a byte is unpacked: format and versions against this
+    install, the file list's names, sizes and digests, and the bombs' bounds."""
+    if manifest.format_version != FORMAT_VERSION:
+        raise IndexSchemaMismatch(
+            f"the archive is in index-archive format {manifest.format_version}; this it_eli {__version__} reads format {FORMAT_VERSION}",
+            valid="an archive exported by an it_eli of the same release line, or build the index here: `it-eli index build`",
+            command="it-eli index build",
+        )
+    if manifest.analyzer_version != analyzer_version():
+        raise IndexSchemaMismatch(
+            f"the archive was built with analyzer version {manifest.analyzer_version}; this it_eli {__version__} "
+            f"analyzes with version {analyzer_version()} (it was exported by it_eli {manifest.it_eli_version})",
+            valid="an archive exported by an it_eli with the same analyzers, or build the index here: `it-eli index build`",
+            command="it-eli index build",
+        )
+    roots = [ix.root for ix in manifest.indexes]
+    if not roots or len(set(roots)) != len(roots) or any(r not in INDEX_ROOTS for r in roots):
+        raise ArchiveInvalid(f"the archive's manifest lists indexes {roots}", valid="decisions and/or statute_articles, once each", reason="manifest")
+    for ix in manifest.indexes:
+        defn = load_index_def(INDEX_ROOTS[ix.root])
+        if ix.schema != defn.name or ix.schema_version != defn.version or ix.fingerprint != defn.fingerprint:
+            raise IndexSchemaMismatch(
+                f"the archive's {ix.root} index was built under schema {ix.schema} version {ix.schema_version} "
+                f"({ix.fingerprint}); this it_eli {__version__} expects version {defn.version} ({defn.fingerprint})",
+                valid="an archive exported by an it_eli with the same index schema, or build the index here: `it-eli index build`",
+                command="it-eli index build",
+            )
+    if len(manifest.files) > max_members:
+        raise ArchiveInvalid(f"the archive lists {len(manifest.files)} files, more than the {max_members} allowed",
+                             valid=_VALID, reason="too_many_members")
+    total = 0
+    seen: set[str] = set()
+    for f in manifest.files:
+        path = member_path(f.path)
+        if len(path.parts) != 2 or (path.parts[0] not in roots and not (path.parts[0] == STATUTE_ACTS and STATUTE_INDEX in roots)):
+            raise ArchiveInvalid(f"manifest file {f.path!r} belongs to no index of the archive", valid=_VALID, reason="manifest")
+        if f.path in seen or f.size < 0 or not is_sha256(f.sha256):
+            raise ArchiveInvalid(f"manifest entry {f.path!r} is repeated or malformed", valid=_VALID, reason="manifest")
+        seen.add(f.path)
+        total += f.size
+    if total > max_unpacked_bytes:
+        raise ArchiveInvalid(f"the archive would unpack to {total} bytes, more than the {max_unpacked_bytes} allowed",
+                             valid=_VALID, reason="too_large")
+    for root in roots:
+        if f"{root}/{META_FILE}" not in seen:
+            raise ArchiveInvalid(f"the archive's {root} index has no {META_FILE}", valid=_VALID, reason="manifest")
+
+
+# ---------------------------------------------------------------- export
+
+def _files_of(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.iterdir() if p.is_file() and not p.is_symlink() and p.name not in SKIP_FILES)
+
+
+def _sha256_file(path: Path) -> tuple[int, str]:
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(CHUNK):
+            h.update(chunk)
+            size += len(chunk)
+    return size, h.hexdigest()
+
+
+def _archived_index(root: str, build: Path) -> ArchivedIndex:
+    defn = load_index_def(INDEX_ROOTS[root])
+    index, meta = open_index(build, defn)  # refuses an index of another schema: nothing stale is shipped
+    count = meta.get("count")
+    if count is None:
+        index.reload()
+        count = index.searcher().num_docs
+    return ArchivedIndex(
+        root=root, schema=defn.name, schema_version=defn.version, fingerprint=defn.fingerprint, count=count,
+        year_range=meta.get("year_range"), by_type=meta.get("by_type"), sources=list(meta.get("sources") or []),
+        built_at=meta.get("built_at") or meta.get("created_at"),
+    )
+
+
+def export_index(settings: Settings, dest: Path, *, with_statutes: bool = False, level: int = 3) -> ExportReport:
+    """Write the current decisions index (and on request the statute store) to one archive.
+
+    The index is held still while it is read (the build lock; the statute write lock), and the
+    archive is written to `dest.part` and renamed, so a half-written archive never has its name.
+    """
+    from .decisions import index_root as decisions_root
+    from .statutes import StatuteStore
+
+    started = time.monotonic()
+    dest = Path(dest)
+    idir = IndexDir(decisions_root(settings))
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(idir.build_lock())
+        build = idir.current()
+        if build is None:
+            raise InvalidArg(f"there is no Constitutional Court index in {settings.home} to export",
+                             valid="build one first: `it-eli index build`")
+        parts: list[tuple[str, Path]] = [(DECISIONS, p) for p in _files_of(build)]
+        indexes = [_archived_index(DECISIONS, build)]
+        acts = 0
+        if with_statutes:
+            store = StatuteStore(settings)
+            stack.enter_context(store._write_lock())
+            sbuild = store.idir.current()
+            if sbuild is None:
+                raise InvalidArg(f"there is no statute index in {settings.home} to export",
+                                 valid="import statutes first (`it-eli statutes import`), or export without --with-statutes")
+            parts += [(STATUTE_INDEX, p) for p in _files_of(sbuild)]
+            indexes.append(_archived_index(STATUTE_INDEX, sbuild))
+            if store.raw_dir.is_dir():
+                raw = _files_of(store.raw_dir)
+                parts += [(STATUTE_ACTS, p) for p in raw]
+                acts = sum(1 for p in raw if p.name.endswith(".xml.gz"))
+        files = []
+        for root, path in parts:
+            size, digest = _sha256_file(path)
+            files.append(ArchiveFile(path=f"{root}/{path.name}", size=size, sha256=digest))
+        manifest = Manifest(
+            format=FORMAT, format_version=FORMAT_VERSION, it_eli_version=__version__, analyzer_version=analyzer_version(),
+            created_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), indexes=indexes, files=files,
+            statute_acts=acts,
+        )
+        manifest_bytes = msgspec.json.format(msgspec.json.encode(manifest), indent=1)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_name(dest.name + ".part")
+        try:
+            # the tar's exact length goes in the zstd frame header: import compares it with what
+            # it unpacked, so an archive cut short anywhere is refused
+            tar_size = _write_tar(_Counter(), manifest_bytes, files, [_Zeros(f.size) for f in files])
+            cctx = zstandard.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
+            with open(tmp, "wb") as raw, cctx.stream_writer(raw, size=tar_size, closefd=False) as zw:
+                with contextlib.ExitStack() as files_open:
+                    sources = [files_open.enter_context(open(path, "rb")) for _, path in parts]
+                    _write_tar(zw, manifest_bytes, files, sources)
+            tmp.replace(dest)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    size, digest = _sha256_file(dest)
+    return ExportReport(
+        path=str(dest), sha256=digest, bytes=size, unpacked_bytes=sum(f.size for f in files), files=len(files),
+        indexes=indexes, seconds=round(time.monotonic() - started, 2),
+    )
+
+
+def _write_tar(out, manifest_bytes: bytes, files: list[ArchiveFile], sources: list) -> int:
+    with tarfile.open(fileobj=out, mode="w|", format=tarfile.PAX_FORMAT) as tar:
+        tar.addfile(_tarinfo(MANIFEST_NAME, len(manifest_bytes)), io.BytesIO(manifest_bytes))
+        for entry, src in zip(files, sources):
+            tar.addfile(_tarinfo(entry.path, entry.size), src)
+    return getattr(out, "count", 0)
+
+
+class _Counter:
+    """A sink that only counts: the tar's length before it is written for real."""
+
+    count = 0
+
+    def write(self, data) -> int:
+        self.count += len(data)
+        return len(data)
+
+
+class _Zeros:
+    def __init__(self, size: int) -> None:
+        self.left = size
+
+    def read(self, n: int = -1) -> bytes:
+        n = self.left if n < 0 else min(n, self.left)
+        self.left -= n
+        return bytes(n)
+
+
+class _Unpacked:
+    """The tar stream out of the zstd frame, counted against the frame's declared size."""
+
+    def __init__(self, raw: _Hashing, max_bytes: int) -> None:
+        params = zstandard.get_frame_parameters(raw.peek(FRAME_HEADER_MAX))
+        if params.content_size in (zstandard.CONTENTSIZE_UNKNOWN, zstandard.CONTENTSIZE_ERROR):
+            raise ArchiveInvalid("the archive does not declare its unpacked size", valid=_VALID, reason="manifest")
+        if params.content_size > max_bytes:
+            raise ArchiveInvalid(f"the archive would unpack to {params.content_size} bytes, more than the {max_bytes} allowed",
+                                 valid=_VALID, reason="too_large")
+        self.size = params.content_size
+        self.count = 0
+        self._reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=False, closefd=False)
+        # the manifest's header is checked before tarfile sees it: tarfile reads the first member
+        # as it opens, and an extended header (pax, GNU long name) would be buffered whole
+        self._pending = self._reader.read(tarfile.BLOCKSIZE)
+        first = tarfile.TarInfo.frombuf(self._pending, "utf-8", "surrogateescape")
+        if first.name != MANIFEST_NAME or first.type not in (tarfile.REGTYPE, tarfile.AREGTYPE) or first.size > MAX_MANIFEST_BYTES:
+            raise ArchiveInvalid("the archive does not start with its manifest", valid=_VALID, reason="manifest")
+        self.count = len(self._pending)
+
+    def read(self, n: int = -1) -> bytes:
+        if self._pending:
+            data, self._pending = self._pending, b""
+            return data
+        data = self._reader.read(n if n >= 0 else CHUNK)
+        self.count += len(data)
+        if self.count > self.size:
+            raise ArchiveInvalid("the archive unpacks to more than it declares", valid=_VALID, reason="corrupt")
+        return data
+
+    def finish(self) -> None:
+        while self.read(CHUNK):
+            pass
+        if self.count != self.size:
+            raise ArchiveInvalid(
+                f"the archive is truncated: it unpacks to {self.count} of the {self.size} bytes it declares",
+                valid="a complete archive written by `it-eli index export` (download it again)", reason="corrupt",
+            )
+
+
+class _BoundedReads:
+    """Stands between tarfile and its stream: every legitimate read is a 512-byte header, a small
+    extended header or a member chunk of at most CHUNK bytes; a larger one is an extended header
+    built to exhaust memory (tarfile reads those whole), refused."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0 or size > CHUNK:
+            raise ArchiveInvalid(f"an archive header asks for {size} bytes at once", valid=_VALID, reason="too_large")
+        return self._stream.read(size)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _tarinfo(name: str, size: int) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    info.size = size
+    info.mode = 0o644
+    info.mtime = int(time.time())
+    info.uname = info.gname = ""
+    return info
+
+
+# ---------------------------------------------------------------- import
+
+def import_archive(
+    settings: Settings,
+    archive: Path,
+    *,
+    sha256: str | None = None,
+    source: str | None = None,
+    max_unpacked_bytes: int = MAX_UNPACKED_BYTES,
+    max_members: int = MAX_MEMBERS,
+) -> ImportReport:
+    """Check `archive` and publish the indexes it holds, or refuse it and change nothing.
+
+    `source` is what provenance records as the archive's origin (its URL when downloaded).
+    """
+    started = time.monotonic()
+    archive = Path(archive)
+    expected = check_sha256_arg(sha256)
+    if not archive.is_file():
+        raise InvalidArg(f"archive {str(archive)!r} does not exist", valid="a file written by `it-eli index export`, or an http(s) URL")
+    staged: list[Path] = []
+    try:
+        with contextlib.ExitStack() as stack:
+            # the archive's sha256 is taken in the same pass as the unpacking (one read of a large
+            # file less on first use) and checked before anything is published; when a pinned
+            # digest differs, that is the error reported, whatever else went wrong
+            hashed = _Hashing(stack.enter_context(open(archive, "rb")))
+            try:
+                manifest, targets, written, unpacked = _unpack(settings, hashed, stack, staged, max_unpacked_bytes, max_members)
+                hashed.drain()
+            except ItEliError:
+                if expected:
+                    _check_digest(_sha256_file(archive)[1], expected)
+                raise
+            digest = hashed.hexdigest()
+            _check_digest(digest, expected)
+            _check_indexes_open(manifest, targets)
+            origin = {
+                "archive": source or str(archive.resolve()),
+                "sha256": digest,
+                "imported_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                "exported_by": manifest.it_eli_version,
+                "exported_at": manifest.created_at,
+            }
+            published = _publish(settings, manifest, targets, origin)
+            staged.clear()
+    finally:
+        for path in staged:
+            shutil.rmtree(path, ignore_errors=True)
+    return ImportReport(
+        archive=source or str(archive), sha256=digest, indexes=manifest.indexes, files=len(written),
+        unpacked_bytes=unpacked, published=published, seconds=round(time.monotonic() - started, 2),
+    )
+
+
+def _check_digest(digest: str, expected: str | None) -> None:
+    if expected and digest != expected:
+        raise ArchiveInvalid(
+            f"the archive's sha256 is {digest}, not the {expected} it was expected to have",
+            valid="the archive the digest was published for (download it again, or check the digest)",
+            reason="sha256_mismatch", sha256=digest,
+        )
+
+
+class _Hashing:
+    """The archive file read once: hashed as it is read, its first bytes peeked at."""
+
+    def __init__(self, fh) -> None:
+        self._fh = fh
+        self._sha = hashlib.sha256()
+        self._pending = b""
+
+    def peek(self, n: int) -> bytes:
+        self._pending = self._fh.read(n)
+        self._sha.update(self._pending)
+        return self._pending
+
+    def read(self, n: int = -1) -> bytes:
+        if self._pending:
+            data, self._pending = self._pending, b""
+            return data
+        data = self._fh.read(n)
+        self._sha.update(data)
+        return data
+
+    def drain(self) -> None:
+        while self.read(CHUNK):
+            pass
+
+    def hexdigest(self) -> str:
+        return self._sha.hexdigest()
+
+
+def _unpack(settings: Settings, raw: _Hashing, stack: contextlib.ExitStack, staged: list[Path],
+            max_unpacked_bytes: int, max_members: int) -> tuple[Manifest, dict[str, Path], set[str], int]:
+    """Stream the archive into fresh build directories, checking every member as it comes."""
+    try:
+        # bound: the largest manifest plus every file it may declare, with their tar headers
+        unpacked_stream = _Unpacked(raw, max_unpacked_bytes + MAX_MANIFEST_BYTES + 4096 * (max_members + 2))
+        tar = stack.enter_context(tarfile.open(fileobj=unpacked_stream, mode="r|", bufsize=CHUNK))
+        tar.fileobj = _BoundedReads(tar.fileobj)
+        members = iter(tar)
+        first = next(members, None)
+        if first is None or first.name != MANIFEST_NAME or not first.isreg() or first.size > MAX_MANIFEST_BYTES:
+            raise ArchiveInvalid("the archive does not start with its manifest", valid=_VALID, reason="manifest")
+        manifest = decode_manifest(_read_all(tar.extractfile(first)))
+        check_manifest(manifest, max_unpacked_bytes=max_unpacked_bytes, max_members=max_members)
+        roots = {ix.root for ix in manifest.indexes}
+        if STATUTE_INDEX in roots:
+            roots.add(STATUTE_ACTS)
+        targets = _stage_targets(settings, roots, stack, staged)
+        expected_files = {f.path: f for f in manifest.files}
+        written: set[str] = set()
+        unpacked = 0
+        count = 1
+        for member in members:
+            count += 1
+            if count > max_members + 1:
+                raise ArchiveInvalid(f"the archive holds more than {max_members} members", valid=_VALID, reason="too_many_members")
+            path = member_path(member.name)
+            check_member_kind(member)
+            if member.isdir():
+                continue
+            entry = expected_files.get(member.name)
+            if entry is None or member.name in written:
+                raise ArchiveInvalid(f"archive member {member.name!r} is not in the manifest (or repeated)", valid=_VALID, reason="manifest")
+            if path.parts[0] not in targets or len(path.parts) != 2:
+                raise ArchiveInvalid(f"archive member {member.name!r} is not where its index keeps files", valid=_VALID, reason="member_outside")
+            _write_member(tar, member, entry, targets[path.parts[0]] / path.parts[1])
+            written.add(member.name)
+            unpacked += entry.size
+        unpacked_stream.finish()
+    except (tarfile.TarError, EOFError, zstandard.ZstdError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.filename:
+            raise ItEliError(f"could not write the imported index: {exc}", valid="free disk space in IT_ELI_HOME and try again")
+        raise ArchiveInvalid(
+            f"the archive is truncated or corrupt: {type(exc).__name__}: {exc}",
+            valid="a complete archive written by `it-eli index export` (download it again)", reason="corrupt",
+        )
+    missing = sorted(set(expected_files) - written)
+    if missing:
+        raise ArchiveInvalid(f"the archive lacks {len(missing)} files its manifest lists, e.g. {missing[0]!r}",
+                             valid=_VALID, reason="missing_member")
+    return manifest, targets, written, unpacked
+
+
+def _read_all(fh) -> bytes:
+    out = bytearray()
+    while chunk := fh.read(CHUNK):
+        out += chunk
+    return bytes(out)
+
+
+def _stage_targets(settings: Settings, roots: set[str], stack: contextlib.ExitStack, staged: list[Path]) -> dict[str, Path]:
+    """A fresh directory beside the live one for each part, with the lock its writers take."""
+    from .decisions import index_root as decisions_root
+    from .statutes import StatuteStore
+
+    targets: dict[str, Path] = {}
+    if DECISIONS in roots:
+        idir = IndexDir(decisions_root(settings))
+        stack.enter_context(idir.build_lock())
+        targets[DECISIONS] = idir.new_build_dir()
+        staged.append(targets[DECISIONS])
+    if STATUTE_INDEX in roots:
+        store = StatuteStore(settings)
+        stack.enter_context(store._write_lock())
+        targets[STATUTE_INDEX] = store.idir.new_build_dir()
+        staged.append(targets[STATUTE_INDEX])
+        acts = store.raw_dir.parent / f"acts.import-{uuid.uuid4().hex[:8]}"
+        acts.mkdir(parents=True)
+        staged.append(acts)
+        targets[STATUTE_ACTS] = acts
+    return targets
+
+
+def _write_member(tar: tarfile.TarFile, member: tarfile.TarInfo, entry: ArchiveFile, dest: Path) -> None:
+    if member.size != entry.size:
+        raise ArchiveInvalid(f"archive member {member.name!r} is {member.size} bytes, its manifest says {entry.size}",
+                             valid=_VALID, reason="member_mismatch")
+    src = tar.extractfile(member)
+    h = hashlib.sha256()
+    size = 0
+    with open(dest, "xb") as out:
+        while chunk := src.read(CHUNK):
+            size += len(chunk)
+            if size > entry.size:
+                raise ArchiveInvalid(f"archive member {member.name!r} is longer than its manifest says", valid=_VALID, reason="member_mismatch")
+            h.update(chunk)
+            out.write(chunk)
+    if size != entry.size or h.hexdigest() != entry.sha256:
+        raise ArchiveInvalid(f"archive member {member.name!r} does not match its sha256 in the manifest",
+                             valid="an unaltered archive written by `it-eli index export`", reason="member_mismatch")
+
+
+def _check_indexes_open(manifest: Manifest, targets: dict[str, Path]) -> None:
+    for ix in manifest.indexes:
+        try:
+            open_index(targets[ix.root], load_index_def(INDEX_ROOTS[ix.root]))
+        except IndexSchemaMismatch:
+            raise
+        except ItEliError as exc:
+            raise ArchiveInvalid(f"the archive's {ix.root} index does not open: {exc.message}", valid=_VALID, reason="index")
+        except (ValueError, OSError) as exc:
+            raise ArchiveInvalid(f"the archive's {ix.root} index does not open: {exc}", valid=_VALID, reason="index")
+
+
+def _publish(settings: Settings, manifest: Manifest, targets: dict[str, Path], origin: dict) -> list[str]:
+    """Record where each index came from in its meta, then swap CURRENT as a build does."""
+    from .decisions import index_root as decisions_root
+    from .statutes import StatuteStore
+
+    published = []
+    for ix in manifest.indexes:
+        build = targets[ix.root]
+        meta = read_meta(build)
+        meta["imported"] = origin
+        tmp = build / (META_FILE + ".tmp")
+        tmp.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+        tmp.replace(build / META_FILE)
+    if DECISIONS in targets:
+        idir = IndexDir(decisions_root(settings))
+        idir.publish(targets[DECISIONS])
+        idir.cleanup(keep=2)
+        published.append(DECISIONS)
+    if STATUTE_INDEX in targets:
+        store = StatuteStore(settings)
+        store.idir.publish(targets[STATUTE_INDEX])
+        store.idir.cleanup(keep=2)
+        store.raw_dir.mkdir(parents=True, exist_ok=True)
+        for f in sorted(targets[STATUTE_ACTS].iterdir()):
+            os.replace(f, store.raw_dir / f.name)
+        shutil.rmtree(targets[STATUTE_ACTS], ignore_errors=True)
+        published.append(STATUTE_INDEX)
+    return published
+
+
+# ---------------------------------------------------------------- files or URLs
+
+def is_url(value: str) -> bool:
+    return value.startswith(("http://", "https://"))
+
+
+async def import_from(app, file_or_url: str, *, sha256: str | None = None) -> ImportReport:
+    """Import a local archive, or download one through the HTTP layer (allow-listed) first."""
+    import asyncio
+
+    from .http import check_url_allowed, download_to_file
+
+    expected = check_sha256_arg(sha256)
+    if not is_url(file_or_url):
+        return await asyncio.to_thread(import_archive, app.settings, Path(file_or_url).expanduser(), sha256=expected)
+    try:
+        check_url_allowed(file_or_url, app.http.allowed_hosts)
+    except InvalidArg as exc:
+        raise InvalidArg(
+            exc.message + " (not on the upstream allow-list)",
+            valid="set IT_ELI_CASELAW_INDEX_URL to the archive's URL (its host joins the allow-list), "
+                  "or download the archive and import the file",
+        ) from None
+    name = Path(urlsplit(file_or_url).path).name or "index.tar.zst"
+    dest = app.settings.home / "downloads" / f"{uuid.uuid4().hex[:8]}-{name}"
+    try:
+        await download_to_file(app.http, file_or_url, dest, what=f"pre-built index {name}")
+        return await asyncio.to_thread(import_archive, app.settings, dest, sha256=expected, source=file_or_url)
+    finally:
+        dest.unlink(missing_ok=True)
