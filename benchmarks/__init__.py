@@ -16,6 +16,10 @@ REGISTRY: dict[str, tuple[str, str]] = {
         "benchmarks.load_test",
         "Load and soak: 50 MCP clients over HTTP + 20-at-once over stdio, latency, RSS, audit completeness (issue 7)",
     ),
+    "heavy": (
+        "benchmarks.bench_heavy_calls",
+        "Light calls while heavy ones run: it_case_stats latency during six concurrent 1 MB verifications (issue 15)",
+    ),
     "cortecost": (
         "benchmarks.bench_cortecost",
         "Constitutional Court index: it_eli (Tantivy) vs SQLite FTS5 on a 25k-decision SYNTHETIC archive (issue 2)",
@@ -23,6 +27,10 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "citations": (
         "benchmarks.bench_citations",
         "Citation extraction throughput on 1 MB inputs, realistic and pathological (issue 5: linear time)",
+    ),
+    "content": (
+        "benchmarks.bench_content",
+        "Content check: precision/recall of content_mismatch on the labelled description table, offline (issue 12)",
     ),
     "verify": (
         "benchmarks.bench_verify",

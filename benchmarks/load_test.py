@@ -259,6 +259,15 @@ class Tally:
 
 def check(result, tool: str, expected: str | None, tally: Tally) -> None:
     sc = result.structured_content
+    if sc is None and result.is_error and result.content:
+        try:  # a typed error travels as text only (it is not the tool's result type)
+            sc = json.loads(result.content[0].text)
+        except (ValueError, AttributeError):
+            sc = None
+    if tool == "noop":
+        if result.is_error or sc != {"ok": True}:
+            tally.fail("noop: unexpected answer")
+        return
     if sc is None:
         tally.fail(f"{tool}: no structured content")
     elif result.is_error:
@@ -392,6 +401,15 @@ def audit_lines(home: Path) -> list[str]:
     return lines
 
 
+def stop_server(proc) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def wait_port(port: int, proc, deadline: float) -> None:
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -402,6 +420,27 @@ def wait_port(port: int, proc, deadline: float) -> None:
         except OSError:
             time.sleep(0.2)
     raise RuntimeError("server did not start listening")
+
+
+async def run_floor(args, env: dict, work: Path, log) -> dict:
+    """The same number of calls from the same clients against a no-op tool (benchmarks/noop_server.py)."""
+    port = _closed_port()
+    repo = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.noop_server", str(port)], cwd=repo,
+        env=env, stdout=subprocess.DEVNULL, stderr=open(work / "noop.stderr", "wb"),
+    )
+    try:
+        wait_port(port, proc, time.monotonic() + 60)
+        calls = [("noop", {}, None)] * args.calls
+        floor = await asyncio.wait_for(
+            drive_http(f"http://127.0.0.1:{port}/mcp", calls, args.clients, proc.pid, args.call_timeout, log),
+            args.max_seconds,
+        )
+    finally:
+        stop_server(proc)
+    log(f"floor (no-op tool): {floor['calls_per_second']} calls/s")
+    return floor
 
 
 async def run(args, log) -> dict:
@@ -429,12 +468,8 @@ async def run(args, log) -> dict:
         )
         http["server_alive"] = proc.poll() is None
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
+    floor = await run_floor(args, env, work, log)
     stdio = await asyncio.wait_for(drive_stdio(env, stdio_calls, 20, args.call_timeout, log), args.max_seconds)
     lines = audit_lines(home)
     made = http["calls"] + stdio["calls"]  # exact when no call failed in transport
@@ -450,10 +485,13 @@ async def run(args, log) -> dict:
         # steady state: after warm-up the RSS may settle, but must not keep climbing
         "no_memory_growth": second_half is not None and second_half <= max(16.0, 0.05 * rss["middle"]["rss"]),
         "audit_complete": audit["lines"] == made and not leaked,
+        # issue 15: at least half the calls per second of a no-op tool on the same SDK and transport
+        "half_the_floor": http["calls_per_second"] >= 0.5 * floor["calls_per_second"],
     }
     return {
         "machine": {"cpus": os.cpu_count(), "loadavg_end": [round(x, 1) for x in os.getloadavg()]},
-        "prepared": prep, "http": http, "stdio": stdio, "audit": audit,
+        "prepared": prep, "http": http, "floor": floor, "stdio": stdio, "audit": audit,
+        "ratio_to_floor": round(http["calls_per_second"] / max(floor["calls_per_second"], 1e-9), 2),
         "rss_growth_mb": {"start_to_end": growth, "middle_to_end": second_half},
         "verdict": verdict, "ok": all(verdict.values()),
     }

@@ -255,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings()
         _setup_logging(settings.log_level)
+        if args.command in ("index", "statutes"):  # the server cleans at its own start
+            from .housekeeping import clean_at_start
+
+            clean_at_start(settings)
         return args.func(args, settings)
     except ItEliError as exc:
         print(f"error ({exc.code}): {exc.message}" + (f" — valid: {exc.valid}" if exc.valid else ""), file=sys.stderr)

@@ -50,6 +50,16 @@ ENV_VARS: dict[str, tuple[str, str]] = {
     "IT_ELI_LOG_LEVEL": ("INFO", "Log level (logs go to stderr, never stdout)."),
     "IT_ELI_AUDIT_MAX_BYTES": ("10485760", "Size at which the audit log (IT_ELI_HOME/logs/audit.jsonl) is rotated (bytes)."),
     "IT_ELI_AUDIT_KEEP": ("5", "Rotated audit log files kept (audit.jsonl.1 ... .N)."),
+    "IT_ELI_CALL_DEADLINE": ("40", "Seconds a tool call may take; upstream lookups stop a few seconds earlier and the call answers with what it has."),
+    "IT_ELI_HTTP_TOKEN": ("", "Bearer token HTTP clients must send (required when serving off loopback)."),
+    "IT_ELI_HTTP_TOKEN_FILE": ("", "File holding the bearer token (instead of IT_ELI_HTTP_TOKEN)."),
+    "IT_ELI_HTTP_NO_AUTH": ("0", "1 to serve off loopback without a token (only behind a proxy that authenticates)."),
+    "IT_ELI_HTTP_ALLOWED_HOSTS": ("", "Comma-separated Host names clients may use (besides loopback and the bind address)."),
+    "IT_ELI_HTTP_ALLOWED_ORIGINS": ("", "Comma-separated browser Origins allowed (default: http(s) on the allowed hosts)."),
+    "IT_ELI_HTTP_MAX_CONNECTIONS": ("256", "Open HTTP connections at most; more are closed at once."),
+    "IT_ELI_HTTP_MAX_SESSIONS": ("200", "Open MCP sessions at most; a new one beyond gets 503."),
+    "IT_ELI_HTTP_SESSION_IDLE_SECONDS": ("300", "Seconds after which an MCP session with no request is closed."),
+    "IT_ELI_HTTP_READ_TIMEOUT": ("10", "Seconds a client has to send a whole request (headers and body)."),
 }
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -83,6 +93,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     audit_keep: int = 5
     caselaw_index_url: str | None = None
     caselaw_index_sha256: str | None = None
+    call_deadline: float = 40.0
+    http_token: str = ""
+    http_no_auth: bool = False
+    http_allowed_hosts: tuple[str, ...] = ()
+    http_allowed_origins: tuple[str, ...] = ()
+    http_max_connections: int = 256
+    http_max_sessions: int = 200
+    http_session_idle_seconds: float = 300.0
+    http_read_timeout: float = 10.0
 
     @property
     def upstream_urls(self) -> dict[str, str]:
@@ -177,4 +196,39 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         circuit_seconds=float(_number(env, "IT_ELI_CIRCUIT_SECONDS", float)),
         audit_max_bytes=int(_number(env, "IT_ELI_AUDIT_MAX_BYTES", int)),
         audit_keep=int(_number(env, "IT_ELI_AUDIT_KEEP", int)),
+        call_deadline=float(_number(env, "IT_ELI_CALL_DEADLINE", float)),
+        http_token=_token(env),
+        http_no_auth=_flag(env, "IT_ELI_HTTP_NO_AUTH"),
+        http_allowed_hosts=_names(env, "IT_ELI_HTTP_ALLOWED_HOSTS"),
+        http_allowed_origins=_names(env, "IT_ELI_HTTP_ALLOWED_ORIGINS"),
+        http_max_connections=max(1, int(_number(env, "IT_ELI_HTTP_MAX_CONNECTIONS", int))),
+        http_max_sessions=max(1, int(_number(env, "IT_ELI_HTTP_MAX_SESSIONS", int))),
+        http_session_idle_seconds=max(1.0, float(_number(env, "IT_ELI_HTTP_SESSION_IDLE_SECONDS", float))),
+        http_read_timeout=max(0.1, float(_number(env, "IT_ELI_HTTP_READ_TIMEOUT", float))),
     )
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    return env.get(name, ENV_VARS[name][0]).strip().lower() in ("1", "true", "yes", "on")
+
+
+def _names(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in env.get(name, "").split(",") if x.strip())
+
+
+def _token(env: Mapping[str, str]) -> str:
+    """The HTTP bearer token, from IT_ELI_HTTP_TOKEN or the file IT_ELI_HTTP_TOKEN_FILE names."""
+    token = env.get("IT_ELI_HTTP_TOKEN", "").strip()
+    path = env.get("IT_ELI_HTTP_TOKEN_FILE", "").strip()
+    if path and not token:
+        try:
+            token = Path(path).expanduser().read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise InvalidArg(f"IT_ELI_HTTP_TOKEN_FILE={path!r} cannot be read ({exc.strerror})",
+                             valid="a readable file holding the token on one line")
+        if not token:
+            raise InvalidArg(f"IT_ELI_HTTP_TOKEN_FILE={path!r} is empty", valid="a file holding the token on one line")
+    if token and len(token) < 16:
+        raise InvalidArg("the HTTP token is shorter than 16 characters",
+                         valid="a random token of 16+ characters, e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`")
+    return token

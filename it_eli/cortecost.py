@@ -10,9 +10,9 @@ counted with its reason in a `SourceReport`, never raised mid-build.
 from __future__ import annotations
 
 import html
-import io
 import json
 import re
+import tempfile
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
@@ -28,6 +28,12 @@ from . import progress
 MAX_DEPTH = 4
 MAX_MEMBER_BYTES = 512 * 1024 * 1024  # one decompressed member (a year's JSON is tens of MB)
 MAX_RATIO = 200  # decompressed/compressed beyond this for a big member: a zip bomb
+# The whole archive, every nesting level summed, may expand to at most this many times its own
+# size (the real zip of zips expands about 10x): nesting multiplies per-member ratios, so a few MB
+# of nested zips could otherwise cost gigabytes.
+MAX_TOTAL_RATIO = 200
+MIN_TOTAL_BUDGET = 64 * 1024 * 1024
+NESTED_IN_MEMORY = 32 * 1024 * 1024  # a nested zip larger than this is spooled to a temporary file
 MIN_BOMB_CHECK = 8 * 1024 * 1024
 FIRST_YEAR = 1956
 
@@ -198,31 +204,58 @@ def records_from_json(data: bytes, report: SourceReport, name: str) -> Iterator[
             yield rec
 
 
-def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, report: SourceReport, name: str) -> bytes | None:
+class _Expansion:
+    """What is left of the archive's expansion budget (bytes decompressed, all levels)."""
+
+    def __init__(self, archive_bytes: int) -> None:
+        self.limit = max(MIN_TOTAL_BUDGET, MAX_TOTAL_RATIO * archive_bytes)
+        self.left = self.limit
+
+
+def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, report: SourceReport, name: str,
+                 budget: _Expansion, out: IO[bytes] | None = None) -> bytes | IO[bytes] | None:
+    """The member's bytes (or, given `out`, the member written into it), within every bound."""
     if info.file_size > MAX_MEMBER_BYTES:
         report.errors.append(f"{name}: declared size {info.file_size} exceeds the {MAX_MEMBER_BYTES}-byte limit")
         return None
     if info.file_size > MIN_BOMB_CHECK and info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
         report.errors.append(f"{name}: compression ratio {info.file_size // info.compress_size}:1 looks like a zip bomb")
         return None
-    out = bytearray()
+    expanded = f"{name}: the archive expands beyond {budget.limit:,} bytes ({MAX_TOTAL_RATIO}x its size; nested zip bomb?)"
+    if info.file_size > budget.left:
+        report.errors.append(expanded)
+        budget.left = 0
+        return None
+    buf = bytearray() if out is None else None
+    size = 0
     try:
         with zf.open(info) as fh:
             while True:
                 chunk = fh.read(1 << 20)
                 if not chunk:
                     break
-                out += chunk
-                if len(out) > MAX_MEMBER_BYTES or len(out) > max(info.file_size, 1) * 1.01 + 1024:
+                size += len(chunk)
+                budget.left -= len(chunk)
+                if size > MAX_MEMBER_BYTES or size > max(info.file_size, 1) * 1.01 + 1024:
                     report.errors.append(f"{name}: decompresses beyond its declared size (zip bomb?)")
                     return None
+                if budget.left < 0:
+                    report.errors.append(expanded)
+                    return None
+                if buf is not None:
+                    buf += chunk
+                else:
+                    out.write(chunk)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
         report.errors.append(f"{name}: corrupt member ({str(exc)[:80]})")
         return None
-    return bytes(out)
+    if buf is not None:
+        return bytes(buf)
+    out.seek(0)
+    return out
 
 
-def _walk_zip(fileobj: IO[bytes], report: SourceReport, label: str, depth: int) -> Iterator[Decision]:
+def _walk_zip(fileobj: IO[bytes], report: SourceReport, label: str, depth: int, budget: _Expansion) -> Iterator[Decision]:
     if depth > MAX_DEPTH:
         report.errors.append(f"{label}: archives nested deeper than {MAX_DEPTH}")
         return
@@ -245,12 +278,14 @@ def _walk_zip(fileobj: IO[bytes], report: SourceReport, label: str, depth: int) 
             name = f"{label}!{info.filename}"
             lower = info.filename.lower()
             if lower.endswith(".zip"):
-                data = _read_member(zf, info, report, name)
-                if data is not None:
-                    report.members += 1
-                    yield from _walk_zip(io.BytesIO(data), report, name, depth + 1)
+                # spooled: a big nested archive waits on disk, not in memory, while it is walked
+                with tempfile.SpooledTemporaryFile(max_size=NESTED_IN_MEMORY) as spool:
+                    inner = _read_member(zf, info, report, name, budget, spool)
+                    if inner is not None:
+                        report.members += 1
+                        yield from _walk_zip(inner, report, name, depth + 1, budget)
             elif lower.endswith(".json"):
-                data = _read_member(zf, info, report, name)
+                data = _read_member(zf, info, report, name, budget)
                 if data is not None:
                     report.members += 1
                     yield from records_from_json(data, report, name)
@@ -281,7 +316,7 @@ def iter_source(path: Path, report: SourceReport) -> Iterator[Decision]:
         yield from records_from_json(path.read_bytes(), report, str(path))
         return
     with open(path, "rb") as fh:
-        yield from _walk_zip(fh, report, path.name, 1)
+        yield from _walk_zip(fh, report, path.name, 1, _Expansion(path.stat().st_size))
 
 
 def summarize_rejections(reports: list[SourceReport]) -> dict[str, int]:

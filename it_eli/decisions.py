@@ -29,7 +29,7 @@ from .analysis import INFLECTION_WEIGHT, Analyzer, mark_snippet, mark_words
 from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
-from .errors import IndexMissing, InvalidArg, NotFound, QueryError
+from .errors import IndexCorrupt, IndexMissing, IndexSchemaMismatch, InvalidArg, ItEliError, NotFound, QueryError
 from .indexdir import IndexDir
 from .query import QueryCompiler, parse_query, prefix_forms, ranked_search
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
@@ -205,6 +205,7 @@ class CaseStats(msgspec.Struct, kw_only=True):
     it_eli_version: str
     origin: IndexOrigin | None = None
     provenance: str = PROVENANCE
+    warnings: list[str] = msgspec.field(default_factory=list)  # e.g. index_corrupt: an earlier build serves
 
 
 # ---------------------------------------------------------------- build
@@ -362,7 +363,9 @@ def build_index(
             if meta.get("schema_version") != defn.version or meta.get("fingerprint") != defn.fingerprint \
                     or read_digests(base) is None:
                 base = None
-        return _build(idir, [Path(s) for s in sources], base, progress, heap_bytes, threads, commit_every)
+        # a build that fails (disk full, an error, an interrupt) is removed: nothing left behind
+        with idir.building() as build:
+            return _build(idir, build, [Path(s) for s in sources], base, progress, heap_bytes, threads, commit_every)
 
 
 def update_index(settings: Settings, sources: Iterable[Path], **options) -> BuildReport:
@@ -389,11 +392,10 @@ def _copy_build(base: Path, build: Path) -> None:
                 shutil.copy2(f, build / f.name)
 
 
-def _build(idir: IndexDir, sources: list[Path], base: Path | None, progress, heap_bytes: int, threads: int,
-           commit_every: int) -> BuildReport:
+def _build(idir: IndexDir, build: Path, sources: list[Path], base: Path | None, progress, heap_bytes: int,
+           threads: int, commit_every: int) -> BuildReport:
     defn = load_index_def(DEFN_NAME)
     started = time.monotonic()
-    build = idir.new_build_dir()
     if base is not None:
         _copy_build(base, build)
         index, old_meta = open_index(build, defn)
@@ -508,6 +510,13 @@ class PartAnalyzer(Analyzer):
         return [t for _, t in sorted(found, reverse=True)[:MAX_SIBLINGS]]
 
 
+def _open_checked(path: Path, defn) -> tuple[tantivy.Index, dict]:
+    """Open a build and read its segment list, so a corrupt meta or segment shows here."""
+    index, meta = open_index(path, defn)
+    index.searcher().num_docs
+    return index, meta
+
+
 class DecisionIndex:
     """A reader over the CURRENT build; switches to a newer build atomically when one appears."""
 
@@ -519,6 +528,7 @@ class DecisionIndex:
         self._token: str | None = None
         self._index: tantivy.Index | None = None
         self._meta: dict = {}
+        self.warning: str | None = None  # set while an earlier build stands in for a corrupt one
         self._field_analyzers: dict[str, Analyzer] = {}
         self._compatible: tuple[str | None, bool] | None = None
         self._analyzers = {f.name: _analyzer(f.analyzer or self.defn.default_analyzer) for f in self.defn.text_fields}
@@ -526,7 +536,8 @@ class DecisionIndex:
         self._snippet_aliases = {k: ([SNIPPET_FIELD] if set(v) <= set(PARTS) else v) for k, v in FIELD_ALIASES.items()}
 
     def exists(self) -> bool:
-        return self.idir.current() is not None
+        """Something to serve: CURRENT, or a complete build to stand in for a corrupt one."""
+        return self.idir.current() is not None or bool(self.idir.complete_builds())
 
     def compatible(self) -> bool:
         """Whether the current build was made under this schema (else searching it is refused)."""
@@ -543,17 +554,41 @@ class DecisionIndex:
         token = self.idir.current_token()
         with self._lock:
             if self._index is None or token != self._token:
-                path = self.idir.current()
-                if path is None:
-                    raise IndexMissing(
-                        "the Constitutional Court index has not been built yet",
-                        valid="build it with `it-eli index build` (or `it-eli index build --source FILE.zip` offline)",
-                        command="it-eli index build",
-                    )
-                self._index, self._meta = open_index(path, self.defn)
+                self._index, self._meta, self.warning = self._open_serving()
                 self._token = token
                 self._field_analyzers = self._analyzers_for(self._index.searcher())
             return self._index, self._meta
+
+    def _open_serving(self) -> tuple[tantivy.Index, dict, str | None]:
+        """The CURRENT build; if it cannot be read, the newest earlier complete build, with an
+        `index_corrupt` warning that names the rebuild command."""
+        path = self.idir.current()
+        if path is None and not self.idir.has_pointer() and not self.idir.complete_builds():
+            raise IndexMissing(
+                "the Constitutional Court index has not been built yet",
+                valid="build it with `it-eli index build` (or `it-eli index build --source FILE.zip` offline)",
+                command="it-eli index build",
+            )
+        try:
+            if path is None:
+                raise IndexCorrupt(f"CURRENT in {self.idir.root} names no build on disk")
+            return (*_open_checked(path, self.defn), None)
+        except IndexSchemaMismatch:
+            raise
+        except Exception as exc:
+            why = exc.message if isinstance(exc, ItEliError) else f"{type(exc).__name__}: {str(exc)[:200]}"
+        for prev in self.idir.complete_builds(exclude=path):
+            try:
+                index, meta = _open_checked(prev, self.defn)
+            except Exception:
+                continue
+            warning = (f"index_corrupt: the current Constitutional Court index cannot be read ({why}); serving the "
+                       f"previous complete build ({prev.name}, built {meta.get('built_at')}); rebuild with "
+                       "`it-eli index build`")
+            log.warning(warning)
+            return index, meta, warning
+        raise IndexCorrupt(f"the Constitutional Court index cannot be read ({why}) and no earlier complete build is on disk",
+                           valid="rebuild it with `it-eli index build`", command="it-eli index build")
 
     def _analyzers_for(self, searcher: tantivy.Searcher) -> dict[str, Analyzer]:
         """The query analyzers of one index generation: part fields look up stem siblings in it."""
@@ -633,6 +668,8 @@ class DecisionIndex:
                           phrases=phrase_probe(parsed.root, _analyzer()), parts=snippet_parts(parsed.root))
         facets = self._facets(searcher, self._with_filters(ranked.query, filters))
         notes = query_notes + list(parsed.notes)
+        if self.warning:
+            notes.insert(0, self.warning)
         outside = _years_outside_index(self._meta, anno, year_from, year_to)
         if outside:
             notes.append(outside)
@@ -798,6 +835,7 @@ class DecisionIndex:
             total=searcher.num_docs, year_range=meta.get("year_range"), by_type=by_type, built_at=meta.get("built_at"),
             sources=meta.get("sources", []), schema_version=meta.get("schema_version", 0),
             index_path=str(self.idir.current()), it_eli_version=__version__, origin=index_origin(meta),
+            warnings=[self.warning] if self.warning else [],
         )
 
 

@@ -63,6 +63,11 @@ class ArchiveInvalid(ItEliError):
 
     code = "archive_invalid"
 
+class IndexCorrupt(ItEliError):
+    """The index on disk cannot be read, and no earlier complete build can stand in for it."""
+
+    code = "index_corrupt"
+
 
 class UpstreamUnavailable(ItEliError):
     """The upstream could not be reached or failed: says nothing about existence."""

@@ -32,6 +32,9 @@ _BY_ERROR_CODE = {
     "index_missing": UNAVAILABLE,
     "index_schema_mismatch": UNAVAILABLE,
     "not_available": UNAVAILABLE,
+    "index_corrupt": UNAVAILABLE,
+    "deadline_exceeded": UNAVAILABLE,
+    "busy": UNAVAILABLE,
     "internal_error": INTERNAL_ERROR,
 }
 

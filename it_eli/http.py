@@ -32,6 +32,7 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait
 
 from . import __version__, progress
 from .config import Settings
+from .deadline import upstream_window
 from .errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 
 log = logging.getLogger(__name__)
@@ -219,8 +220,17 @@ class HttpClient:
         """Do one logical request (with retries and redirects); return only accepted answers.
 
         `same_host_redirects`: a redirect to any other host (even another configured upstream) is
-        refused before it is followed — for URLs a client hands us (no request forgery).
+        refused before it is followed — for URLs a client hands us (no request forgery). Inside a
+        tool call, the whole request (retries included) ends by the call's upstream cut-off.
         """
+        async with upstream_window(what or host_key(url)):
+            return await self._request(method, url, params=params, data=data, json=json, headers=headers,
+                                       not_found_statuses=not_found_statuses, accept_statuses=accept_statuses,
+                                       max_body=max_body, timeout=timeout, what=what,
+                                       same_host_redirects=same_host_redirects)
+
+    async def _request(self, method, url, *, params, data, json, headers, not_found_statuses, accept_statuses,
+                       max_body, timeout, what, same_host_redirects) -> Response:
         check_url_allowed(url, self.allowed_hosts)
         key = host_key(url)
         label = what or key

@@ -7,7 +7,6 @@ leaves CURRENT naming the previous, complete index. Readers re-read CURRENT to s
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import time
@@ -17,6 +16,8 @@ from pathlib import Path
 from collections.abc import Iterator
 
 from .errors import InvalidArg
+from .schema import META_FILE
+from .locking import exclusive
 
 
 class IndexDir:
@@ -25,18 +26,65 @@ class IndexDir:
         self.builds = root / "builds"
 
     def current(self) -> Path | None:
-        try:
-            name = (self.root / "CURRENT").read_text(encoding="utf-8").strip()
-        except FileNotFoundError:
+        """The published build CURRENT names, or None (no pointer, or one naming no build)."""
+        name = self.current_token()
+        if not name or "/" in name or "\\" in name or name in (".", "..") or "\x00" in name:
             return None
         path = self.builds / name
-        return path if name and path.is_dir() else None
+        return path if path.is_dir() else None
 
     def current_token(self) -> str | None:
         try:
-            return (self.root / "CURRENT").read_text(encoding="utf-8").strip() or None
+            raw = (self.root / "CURRENT").read_bytes()
         except FileNotFoundError:
             return None
+        return raw.decode("utf-8", "replace").strip() or None
+
+    def has_pointer(self) -> bool:
+        return (self.root / "CURRENT").exists()
+
+    def complete_builds(self, exclude: Path | None = None) -> list[Path]:
+        """Builds that finished (their it_eli meta was written last), newest first."""
+        if not self.builds.is_dir():
+            return []
+        done = [p for p in self.builds.iterdir() if p.is_dir() and p != exclude and (p / META_FILE).exists()]
+        return sorted(done, key=lambda p: p.name, reverse=True)
+
+    @contextmanager
+    def building(self) -> Iterator[Path]:
+        """A new build directory, removed again if the block fails."""
+        build = self.new_build_dir()
+        try:
+            yield build
+        except BaseException:
+            self.discard(build)
+            raise
+
+    def discard(self, build: Path) -> None:
+        """Remove a build that failed (disk full, error, interrupted): the disk as it was."""
+        if build != self.current():
+            shutil.rmtree(build, ignore_errors=True)
+
+    def clean_orphans(self) -> list[str]:
+        """At start: remove what killed builds left (unfinished build directories, CURRENT temp
+        files). Skipped while another process builds (its lock is held); never touches CURRENT or
+        a complete build. Returns what was removed."""
+        if not self.builds.is_dir() or not os.access(self.root, os.W_OK):
+            return []
+        removed: list[str] = []
+        try:
+            with self.build_lock():
+                current = self.current()
+                for p in self.builds.iterdir():
+                    if p.is_dir() and p != current and not (p / META_FILE).exists():
+                        shutil.rmtree(p, ignore_errors=True)
+                        removed.append(p.name)
+                for tmp in self.root.glob("CURRENT.*.tmp"):
+                    tmp.unlink(missing_ok=True)
+                    removed.append(tmp.name)
+        except (InvalidArg, OSError):  # a build is running, or the home is read-only
+            return removed
+        return removed
 
     def new_build_dir(self) -> Path:
         self.builds.mkdir(parents=True, exist_ok=True)
@@ -75,16 +123,6 @@ class IndexDir:
 
     @contextmanager
     def build_lock(self) -> Iterator[None]:
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / "build.lock", "w") as fh:
-            try:
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise InvalidArg(
-                    f"another index build is running on {self.root}",
-                    valid="wait for it to finish, then try again",
-                )
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        busy = InvalidArg(f"another index build is running on {self.root}", valid="wait for it to finish, then try again")
+        with exclusive(self.root / "build.lock", timeout=0, busy=busy):
+            yield

@@ -7,9 +7,13 @@ under another definition is refused with the rebuild command instead of answerin
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import json
+import os
+import shutil
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -175,6 +179,31 @@ def open_index(path: Path, defn: IndexDef) -> tuple[tantivy.Index, dict[str, Any
             valid=f"rebuild it with `{rebuild}`",
             command=rebuild,
         )
-    index = tantivy.Index.open(str(path))
+    index = _open_tantivy(path)
     register_analyzers(index)
     return index, meta
+
+
+_SHADOWS: list[str] = []
+
+
+def _open_tantivy(path: Path) -> tantivy.Index:
+    """Open for reading; on a read-only home, through a shadow directory.
+
+    Why: Tantivy takes a lock file in the index directory even to read, which a read-only
+    IT_ELI_HOME (a shared mount, a container image) refuses. Reading needs no lock from it_eli
+    (builds never change a published build), so the files are linked from a private temporary
+    directory where Tantivy may put its lock."""
+    try:
+        return tantivy.Index.open(str(path))
+    except ValueError as exc:
+        if "Lockfile" not in str(exc):
+            raise
+    shadow = tempfile.mkdtemp(prefix="it_eli-ro-")
+    if not _SHADOWS:
+        atexit.register(lambda: [shutil.rmtree(d, ignore_errors=True) for d in _SHADOWS])
+    _SHADOWS.append(shadow)
+    for f in path.iterdir():
+        if f.is_file() and not f.name.endswith(".lock"):
+            os.symlink(f.resolve(), os.path.join(shadow, f.name))
+    return tantivy.Index.open(shadow)

@@ -561,8 +561,8 @@ def decode_answer(body: bytes, content_type: str = "") -> SolrAnswer:
         raise UpstreamChanged("SentenzeWeb answered HTML where Solr JSON was expected", content_type=content_type)
     try:
         return msgspec.json.decode(body, type=SolrAnswer)
-    except msgspec.DecodeError as exc:
-        raise UpstreamChanged(f"SentenzeWeb answer is not the expected Solr JSON: {str(exc)[:200]}")
+    except (msgspec.DecodeError, RecursionError) as exc:  # RecursionError: JSON nested too deep
+        raise UpstreamChanged(f"SentenzeWeb answer is not the expected Solr JSON: {str(exc)[:200]}") from None
 
 
 def _first(value: str | int | list[str] | None) -> str | None:

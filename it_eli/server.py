@@ -57,7 +57,7 @@ def build_server(app: App) -> Server:
         # sends it as notifications/progress when the client gave a progress token, else drops it
         progress = McpProgress(ctx.session.report_progress)
         with reporting(progress):
-            is_error, payload = await call(app, params.name, params.arguments)
+            is_error, payload = await call(app, params.name, params.arguments, client=id(ctx.session))
         await progress.flush()
         if params.name not in TOOLS:
             # a protocol error, as the MCP spec lists unknown tools (the call is audited above)
@@ -137,9 +137,10 @@ async def _run_stdio(app: App) -> None:
 async def _run_http(app: App, host: str, port: int) -> None:
     import uvicorn
 
+    from .netserve import streamable_app, uvicorn_config
+
     server = build_server(app)
-    starlette_app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
-    config = uvicorn.Config(starlette_app, host=host, port=port, log_level="warning", log_config=None)
+    config = uvicorn_config(streamable_app(server, app.settings, host, port), app.settings, host, port)
     try:
         # bound before anything is announced: a busy port is an error, not "server on ..."
         sock = _bind(host, port)
@@ -169,9 +170,18 @@ def _bind(host: str, port: int):
 
 
 def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, app: App | None = None) -> None:
+    from .housekeeping import clean_at_start
+
     app = app or App()
     log.info("it_eli %s serving MCP over %s (home %s)", __version__, transport, app.settings.home)
+    clean_at_start(app.settings)
+    # the loop thread waits at most this long for the GIL held by a worker thread (default 5 ms):
+    # light calls need it many times per answer
+    sys.setswitchinterval(0.001)
     if transport == "stdio":
         anyio.run(_run_stdio, app)
     else:
+        from .netserve import check_exposure
+
+        check_exposure(app.settings, host)
         anyio.run(_run_http, app, host, port)

@@ -11,12 +11,12 @@ new schema version.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import gzip
 import hashlib
 import logging
 import os
 import re
+import stat
 import threading
 import time
 from contextlib import contextmanager
@@ -24,12 +24,15 @@ from pathlib import Path
 
 import msgspec
 import tantivy
+from cachetools import LRUCache
 
 from .analysis import Analyzer, mark_snippet
 from .config import Settings
 from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
+from .locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
+from .normattiva.lifecycle import ProvisionEvent
 from .query import ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
@@ -73,6 +76,8 @@ class StoredArticle(msgspec.Struct, kw_only=True):
     kind: str = "act"  # 'act' (from a whole-act export) or 'article' (OpenData API)
     valid_to: str | None = None
     original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated version
+    # what the export records happened to the article (normattiva/lifecycle.py); [] for API answers
+    lifecycle: list[ProvisionEvent] = msgspec.field(default_factory=list)
 
 
 class ActVersion(msgspec.Struct, kw_only=True):
@@ -209,10 +214,19 @@ def _article_citation(key: str) -> str:
     return f"art. {key}"
 
 
+def _memo_size(entry: tuple) -> int:
+    """Approximate bytes of a memo entry (its value as msgpack, plus overhead)."""
+    try:
+        return 200 + len(msgspec.msgpack.encode(entry[1]))
+    except (TypeError, msgspec.EncodeError):
+        return 4096
+
+
 class StatuteStore:
     """Reader/writer over the statute index in IT_ELI_HOME."""
 
     WRITE_LOCK_TIMEOUT = 120.0
+    MEMO_BYTES = 32 * 1024 * 1024
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -227,7 +241,9 @@ class StatuteStore:
         # Reader cache: the searcher is reused until the index's meta.json changes (a commit by
         # this or another process rewrites it), so a cached lookup costs no reload.
         self._searcher_cache: tuple[tantivy.Searcher, tuple] | None = None
-        self._memo: dict[tuple, object] = {}
+        # bounded in bytes: keys come from callers (any URN, any date), so a client asking for many
+        # distinct ones must not grow it without end between two commits
+        self._memo: LRUCache = LRUCache(maxsize=self.MEMO_BYTES, getsizeof=_memo_size)
 
     # ------------------------------------------------------------ opening
     def _ensure_created(self) -> None:
@@ -283,7 +299,10 @@ class StatuteStore:
             return hit[1]
         value = compute()
         with self._lock:
-            self._memo[key] = (searcher, value)
+            try:
+                self._memo[key] = (searcher, value)
+            except ValueError:  # larger than the whole memo: served, not kept
+                pass
         return value
 
     def _invalidate(self) -> None:
@@ -293,21 +312,9 @@ class StatuteStore:
 
     @contextmanager
     def _write_lock(self):
-        self.idir.root.mkdir(parents=True, exist_ok=True)
-        with open(self.idir.root / "write.lock", "w") as fh:
-            deadline = time.monotonic() + self.WRITE_LOCK_TIMEOUT
-            while True:
-                try:
-                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise ItEliError("the statute index is busy (another process is writing)", valid="retry shortly")
-                    time.sleep(0.05)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        busy = ItEliError("the statute index is busy (another process is writing)", valid="retry shortly")
+        with exclusive(self.idir.root / "write.lock", timeout=self.WRITE_LOCK_TIMEOUT, busy=busy):
+            yield
 
     # ------------------------------------------------------------ writing
     def add_act(self, act: Act, *, source_url: str, raw_xml: bytes | None = None, fetched_at: str | None = None,
@@ -375,6 +382,7 @@ class StatuteStore:
             "source_url": source_url, "eli": ident.eli, "context": a.context,
             # absent in documents written before: read as current when fetched (the old rule)
             "current_at": meta.get("current_at", fetched_at), "known_to": meta.get("known_to"),
+            "lifecycle": msgspec.to_builtins(a.lifecycle),
         }
         doc = tantivy.Document(
             doc_id=f"{ident.urn}#{a.key}@{version}", act_version=act_version, urn=ident.urn, eli=ident.eli or "",
@@ -476,7 +484,8 @@ class StatuteStore:
     def add_single_article(self, *, urn: str, key: str, heading: str | None, text: str, in_force_from: str | None,
                            in_force_to: str | None, repealed: bool, act_title: str | None, act_type: str | None,
                            act_number: str | None, act_date: str | None, act_year: int | None, eli: str | None,
-                           source_url: str, commi: list[dict] | None = None, original: bool = False) -> None:
+                           source_url: str, commi: list[dict] | None = None, original: bool = False,
+                           lifecycle: list[ProvisionEvent] | None = None, amended: bool | None = None) -> None:
         """Keep one article fetched through the OpenData API (its own in-force window).
 
         `original`: the answer to `@originale` (the first version), so a later request for the
@@ -484,9 +493,11 @@ class StatuteStore:
         """
         version = in_force_from or ORIGINAL
         src = {
-            "num": key, "heading": heading, "text": text, "commi": commi or [], "amended": "((" in text,
+            "num": key, "heading": heading, "text": text, "commi": commi or [],
+            "amended": ("((" in text) if amended is None else amended,
             "act_title": act_title, "act_type": act_type, "act_number": act_number, "act_date": act_date,
             "act_year": act_year, "source_url": source_url, "eli": eli, "original": original,
+            "lifecycle": msgspec.to_builtins(lifecycle or []),
         }
         doc_id = f"{urn}#{normalize_article_key(key)}@{version}"
         doc = tantivy.Document(
@@ -556,6 +567,7 @@ class StatuteStore:
             act_number=src.get("act_number"), act_date=src.get("act_date"), act_year=src.get("act_year"),
             kind=f["kind"][0], valid_to=f["valid_to"][0] or None,
             original=bool(src.get("original")) or (version == ORIGINAL and f["kind"][0] == "act"),
+            lifecycle=msgspec.convert(src.get("lifecycle") or [], list[ProvisionEvent]),
         )
 
     def is_fresh(self, fetched_at: str) -> bool:
@@ -840,6 +852,23 @@ def portal_source_url(settings: Settings, act: Act) -> str:
     return base + urn
 
 
+def read_bounded(path: Path, limit: int) -> bytes:
+    """A file read whole only once it is known to be a regular file of at most `limit` bytes (the
+    largest upstream body accepted): a 2 GB sparse file or a device is refused, not read."""
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise InvalidArg("not a regular file", valid="an Akoma Ntoso export (.xml) saved from Normattiva")
+        if st.st_size > limit:
+            raise InvalidArg(f"{st.st_size:,} bytes is more than the {limit:,} accepted (IT_ELI_MAX_BODY_BYTES)",
+                             valid="an Akoma Ntoso export of one act (the largest codes are a few MB)")
+        raw = fh.read(limit + 1)
+    if len(raw) > limit:  # grew while being read
+        raise InvalidArg(f"more than the {limit:,} bytes accepted (IT_ELI_MAX_BODY_BYTES)",
+                         valid="an Akoma Ntoso export of one act")
+    return raw
+
+
 def import_files(settings: Settings, files: list[str]) -> ImportReport:
     """`it-eli statutes import`: load Akoma Ntoso exports (offline deployments, tests, benchmarks)."""
     store = StatuteStore(settings)
@@ -850,9 +879,12 @@ def import_files(settings: Settings, files: list[str]) -> ImportReport:
     for name in files:
         path = Path(name)
         try:
-            raw = path.read_bytes()
+            raw = read_bounded(path, settings.max_body_bytes)
         except OSError as exc:
             errors.append(f"{name}: {exc.strerror or exc}")
+            continue
+        except ItEliError as exc:
+            errors.append(f"{name}: {exc.message} (valid: {exc.valid})")
             continue
         try:
             act = parse_act(raw, user_supplied=True)

@@ -28,12 +28,16 @@ from cachetools import TTLCache
 from . import progress
 from .analysis import Analyzer
 from .budget import ENVELOPE_CHARS
+from .content_meaning import antonym_clash
 from .citations.extract import CODE_ACTS, COURT_NAMES, Citation, extract_citations
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
 from .normattiva import codes as codesmod
 from .normattiva import urn as urnmod
 from .normattiva.akn import normalize_article_key
+from .normattiva.lifecycle import describe as describe_event
+from .provision_status import comma_status, item_status, whole_status
 from .statutes import ORIGINAL, ActVersion, StatuteStore
+from .workers import PROCESS_MIN_CHARS, in_process, in_thread
 
 MAX_INPUT_CHARS = 1_000_000
 MAX_LIVE_LOOKUPS = 40  # per call: a pasted brief must not turn into hundreds of upstream requests
@@ -46,7 +50,7 @@ VERSIONS_CACHE_ENTRIES = 1024  # acts whose version listings are kept (the bigge
 CONTENT_THRESHOLD = 0.5  # calibrated on tests/verify_cases.py (see DISCOVERY.md (verification))
 
 Status = Literal[
-    "verified", "not_found", "repealed", "content_mismatch", "content_unconfirmed",
+    "verified", "not_found", "repealed", "declared_unconstitutional", "content_mismatch", "content_unconfirmed",
     "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "unparseable_citation",
     "comma_not_checkable", "lettera_not_checkable", "out_of_corpus",
 ]
@@ -55,7 +59,7 @@ GAP_KINDS = (
     "comma_not_checkable", "lettera_not_checkable", "out_of_corpus",
 )
 # outcomes where the article (or decision) was found but a human should look: not a pass
-REVIEW_KINDS = ("repealed", "content_mismatch", "content_unconfirmed")
+REVIEW_KINDS = ("repealed", "declared_unconstitutional", "content_mismatch", "content_unconfirmed")
 # existence decided and confirmed (the comma/lettera gaps: the article itself was found)
 CONFIRMED_KINDS = ("verified", "comma_not_checkable", "lettera_not_checkable")
 # Overall, worst first: a status never reads as a pass unless something was confirmed and nothing needs review.
@@ -148,6 +152,7 @@ class VerifySummary(msgspec.Struct, kw_only=True):
     to_review: int  # repealed + content_mismatch + content_unconfirmed
     gaps: int
     live_lookups: int
+    declared_unconstitutional: int = 0  # article or comma struck down by the Constitutional Court
 
 
 class VerifyResult(msgspec.Struct, kw_only=True):
@@ -555,6 +560,43 @@ def check_items(text: str, comma: str | None, lettera: str | None, numero: str |
     return "ok", ", ".join(found)
 
 
+def _plan(cites: list[Citation]) -> list[tuple[Citation, list[Citation], tuple]]:
+    """Each citation with the others sharing its place in the text, and its memo key."""
+    groups: dict[tuple[int, int], list[Citation]] = {}
+    for c in cites:
+        if c.kind == "statute" and c.article is not None:
+            groups.setdefault((c.start, c.end), []).append(c)
+    out = []
+    for c in cites:
+        group = groups.get((c.start, c.end), []) if c.kind == "statute" else []
+        out.append((c, group, _citation_key(c, group)))
+    return out
+
+
+PACK_CHUNK = 500  # citations per msgpack chunk: decoding one holds the GIL a few ms, not 100+
+
+
+def _extract_packed(text: str) -> list[bytes]:
+    """In a worker process: the citations, msgpack-encoded in chunks (cheaper to send back than
+    pickles, and decoded chunk by chunk so the server's loop thread gets the GIL in between)."""
+    cites = extract_citations(text)
+    return [msgspec.msgpack.encode(cites[i : i + PACK_CHUNK]) for i in range(0, len(cites), PACK_CHUNK)]
+
+
+def _unpack(chunks: list[bytes]) -> list[Citation]:
+    out: list[Citation] = []
+    for chunk in chunks:
+        out.extend(msgspec.msgpack.decode(chunk, type=list[Citation]))
+    return out
+
+
+async def extract_off_loop(text: str) -> list[Citation]:
+    """The citations of `text`, extracted in a worker process when the text is long, else in a thread."""
+    if len(text) < PROCESS_MIN_CHARS:
+        return await in_thread(extract_citations, text)
+    return await in_thread(_unpack, await in_process(_extract_packed, text))
+
+
 def _citation_key(c: Citation, group: list[Citation]) -> tuple:
     """What a citation's verdict depends on: everything but where it stands in the text. A
     description is judged with the articles cited with it ('artt. 575 e 577 c.p. (omicidio)')
@@ -608,6 +650,7 @@ class _Outcome(msgspec.Struct, kw_only=True):
     gap_note: str | None = None
     ecli: str | None = None
     text_only_fit: bool = False  # the description fits the text, not a word of it is in the rubrica: see _description_elsewhere
+    antonym: str | None = None  # the description says the opposite of the rubrica ("annullabilità" vs "nullità")
 
 
 class _Resolved(msgspec.Struct, kw_only=True):
@@ -786,7 +829,8 @@ class Verifier:
         r2 = r if r.urn == v.urn else _Resolved(urn=v.urn, ref=r.ref, label=r.label)
         return self._judge_article(c, r2, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
                                    repealed=a.repealed, version=v.version, served="local_index",
-                                   source_url=a.source_url, extra=extra or stale, act_title=a.act_title or v.title)
+                                   source_url=a.source_url, extra=extra or stale, act_title=a.act_title or v.title,
+                                   lifecycle=a.lifecycle)
 
     def _absent(self, r: _Resolved, key: str, v: ActVersion, served: str, why: str) -> _Outcome:
         hint, near = range_hint(v.keys, key)
@@ -795,11 +839,33 @@ class Verifier:
                         detail=f"art. {key} does not exist in {r.label} (version {v.version}, {why})")
 
     def _judge_article(self, c, r, key, *, heading, text, commi, repealed, version, served, source_url, extra="",
-                       act_title=None) -> _Outcome:
-        """Order of verdicts: repealed; a missing comma, lettera or numero (not_found); a description
-        that does not fit (review); a comma/lettera that could not be checked (gap); verified."""
+                       act_title=None, lifecycle=()) -> _Outcome:
+        """Order of verdicts: repealed or struck down (the article, or the comma / lettera cited);
+        a missing comma, lettera or numero (not_found); a description that does not fit (review);
+        a comma/lettera that could not be checked (gap); verified."""
         base = dict(urn=r.urn, checked_version=version, served_from=served, source_url=source_url)
         where = f"art. {key} {r.label}"
+        lifecycle = list(lifecycle or ())
+        out_of_force = whole_status(lifecycle, self.at, list(commi or []))
+        if out_of_force is None and c.comma and commi:
+            for w in (x for x in c.comma.split(",") if x):
+                num = commi[-1] if w == "ultimo" else w
+                st, evs = comma_status(lifecycle, canon_key(num), canon_key(commi[-1]), self.at)
+                if st in ("repealed", "declared_unconstitutional", "lapsed"):
+                    out_of_force = (st, evs[0], f"comma {w}")
+                    break
+        if out_of_force is None and c.lettera:
+            out_of_force = item_status(lifecycle, c.comma, c.lettera, self.at)
+        if out_of_force is None and c.numero:
+            for n in (x for x in c.numero.split(",") if x):
+                out_of_force = item_status(lifecycle, c.comma, n, self.at)
+                if out_of_force is not None:
+                    break
+        if out_of_force is not None:
+            st, ev, part = out_of_force
+            status = "declared_unconstitutional" if st == "declared_unconstitutional" else "repealed"
+            return _Outcome(status=status, detail=f"{where}{' ' + part if part else ''} exists in the export but is not "
+                            f"law in force: {describe_event(ev)}: flagged for review, not a hallucination" + extra, **base)
         if repealed:
             return _Outcome(status="repealed", detail=f"{where} exists but is repealed (abrogato) in the version of {version}: "
                             "flagged for review, not a hallucination" + extra, **base)
@@ -836,6 +902,14 @@ class Verifier:
                 fit = description_fit(self.an, c.description, heading, text)
                 score = _score_of(fit, heading)
                 text_only = bool(heading) and fit is not None and fit[0] == 0.0
+                clash = antonym_clash(self.an, c.description, heading) if score is not None else None
+                if clash is not None:
+                    # not a mismatch yet: check_statute looks for the article the description does fit
+                    return _Outcome(status="content_unconfirmed", content_score=0.0,
+                                    antonym=f"{clash[0]} / {clash[1]}",
+                                    detail=f"{where} exists, but the description ({c.description}) says "
+                                    f"'{clash[0]}' where its rubrica says '{clash[1]}': the opposite meaning: review"
+                                    + extra, **base)
                 if score is not None and score < CONTENT_THRESHOLD:
                     # not a mismatch yet: check_statute looks for the article the description does fit
                     return _Outcome(status="content_unconfirmed", content_score=score,
@@ -868,7 +942,7 @@ class Verifier:
         best = None
         for h in res.hits:
             other = canon_key(h.article)
-            if other == key or h.repealed:
+            if other == key or h.repealed or antonym_clash(self.an, c.description, h.heading):
                 continue
             if strict:
                 # the other rubrica must BE the description: all its words in the rubrica, and the
@@ -887,6 +961,9 @@ class Verifier:
             if best is None or score > best[0]:
                 best = (score, other, h.heading)
         if best is None:
+            if o.antonym:
+                return msgspec.structs.replace(o, status="content_mismatch", detail=o.detail.removesuffix(": review")
+                                               + "; no other article of the act has that rubrica: review")
             if strict:
                 return o
             return msgspec.structs.replace(o, detail=o.detail.removesuffix(": review") + "; no other article of the act "
@@ -935,7 +1012,8 @@ class Verifier:
             r2 = _Resolved(urn=tr.urn, ref=r.ref, label=r.label)
             return self._judge_article(c, r2, key, heading=tr.heading, text=tr.text, commi=[x.num for x in tr.commi],
                                        repealed=tr.repealed, version=tr.in_force_date or ORIGINAL, served=tr.served_from,
-                                       source_url=tr.source_url, extra=" (stale cached copy)" if tr.stale else "")
+                                       source_url=tr.source_url, extra=" (stale cached copy)" if tr.stale else "",
+                                       lifecycle=tr.lifecycle)
         except IdentityMismatch as exc:
             return _Outcome(status="act_unresolvable", urn=None,
                             detail=f"{r.label}: Normattiva answered with another act ({exc.message}); the citation's "
@@ -1132,35 +1210,36 @@ class Verifier:
 
     # ---------------------------------------------------------- run
     async def run(self, text: str) -> VerifyResult:
-        cites = extract_citations(text)
-        checked: list[CheckedCitation] = []
-        gaps: list[VerifyGap] = []
-        groups: dict[tuple[int, int], list[Citation]] = {}
-        for c in cites:
-            if c.kind == "statute" and c.article is not None:
-                groups.setdefault((c.start, c.end), []).append(c)
+        # CPU-heavy steps run off the event loop (it_eli/workers.py): the extraction in a worker
+        # process for a long text, the grouping and the report in a thread; only the checks,
+        # which wait on indexes and upstreams, run here.
+        cites = await extract_off_loop(text)
+        plan = await in_thread(_plan, cites)
         # Each distinct citation is checked once: a brief that cites art. 2043 c.c. 500 times costs
         # one check (and at most one live lookup), not 500.
         done: dict[tuple, tuple[_Outcome, str | None]] = {}
-        keys: dict[str, str] = {}
-        for i, c in enumerate(cites):
-            if i % 50 == 0 or i + 1 == len(cites):
-                progress.report("checking citations", i if i + 1 < len(cites) else len(cites), len(cites))
-            group = groups.get((c.start, c.end), []) if c.kind == "statute" else []
-            memo = _citation_key(c, group)
-            hit = done.get(memo)
-            if hit is not None:
-                o, ecli = hit
+        for i, (c, group, memo) in enumerate(plan):
+            if i % 50 == 0 or i + 1 == len(plan):
+                progress.report("checking citations", i if i + 1 < len(plan) else len(plan), len(plan))
+            if memo in done:
+                continue
+            if c.kind == "statute":
+                o = await self.check_statute(c)
+                if o.status in ("content_mismatch", "content_unconfirmed"):
+                    o = await self._group_description(c, o, group)
+                ecli = None
             else:
-                if c.kind == "statute":
-                    o = await self.check_statute(c)
-                    if o.status in ("content_mismatch", "content_unconfirmed"):
-                        o = await self._group_description(c, o, group)
-                    ecli = None
-                else:
-                    o = await self.check_case(c)
-                    ecli = c.ecli or o.ecli
-                done[memo] = (o, ecli)
+                o = await self.check_case(c)
+                ecli = c.ecli or o.ecli
+            done[memo] = (o, ecli)
+        return await in_thread(self._report, plan, done)
+
+    def _report(self, plan, done: dict[tuple, tuple[_Outcome, str | None]]) -> VerifyResult:
+        checked: list[CheckedCitation] = []
+        gaps: list[VerifyGap] = []
+        keys: dict[str, str] = {}
+        for c, _group, memo in plan:
+            o, ecli = done[memo]
             art = None
             if c.article is not None:
                 art = keys.get(c.article)
@@ -1218,6 +1297,7 @@ class Verifier:
                 citations=len(checked), checked=decided, verified=count("verified"), not_found=nf,
                 repealed=count("repealed"), content_mismatch=count("content_mismatch"),
                 content_unconfirmed=count("content_unconfirmed"), to_review=review,
+                declared_unconstitutional=count("declared_unconstitutional"),
                 partly_verified=count("comma_not_checkable") + count("lettera_not_checkable"), gaps=len(gaps),
                 live_lookups=self.live_used,
             ),
@@ -1254,7 +1334,8 @@ MAX_RAW_CHARS = 300  # a citation's text as reported ('artt. 1, 2, 3, ... c.p.' 
 MAX_FIELD_CHARS = 600  # any other text of a reported citation (details quote the citation)
 # worst first: what must never be lost to a page boundary comes before what is fine
 REPORT_ORDER = (
-    "not_found", "content_mismatch", "repealed", "content_unconfirmed", "upstream_unavailable", "act_unresolvable",
+    "not_found", "content_mismatch", "declared_unconstitutional", "repealed", "content_unconfirmed",
+    "upstream_unavailable", "act_unresolvable",
     "unparseable_citation", "act_not_in_corpus", "out_of_corpus", "comma_not_checkable", "lettera_not_checkable",
     "verified",
 )
@@ -1376,10 +1457,10 @@ async def verify_answer(app, text: str, *, at_date: str | None = None, offline: 
     cache: TTLCache = app.extras.setdefault("verify_pages", TTLCache(maxsize=PAGE_CACHE_ENTRIES, ttl=PAGE_CACHE_SECONDS))
     hit = cache.get(key) if offset > 0 else None
     if hit is not None:
-        return answer_page(hit[0], hit[1], offset=offset, max_chars=max_chars)
+        return await in_thread(answer_page, hit[0], hit[1], offset=offset, max_chars=max_chars)
     result = await verify_text(app, text, at_date=at_date, offline=offline)
-    reported = distinct_citations(result)
-    answer = answer_page(result, reported, offset=offset, max_chars=max_chars)
+    reported = await in_thread(distinct_citations, result)
+    answer = await in_thread(answer_page, result, reported, offset=offset, max_chars=max_chars)
     if answer.truncated:
         cache[key] = (msgspec.structs.replace(result, citations=[], gaps=[]), reported)
     return answer

@@ -29,7 +29,7 @@ EXIT_OK, EXIT_HALLUCINATION, EXIT_USAGE, EXIT_UNCHECKED = (
     exitcodes.OK, exitcodes.HALLUCINATION, exitcodes.BAD_INPUT, exitcodes.NOT_A_PASS)
 
 _MARK = {
-    "verified": "OK  ", "not_found": "FAIL", "repealed": "WARN", "content_mismatch": "WARN", "content_unconfirmed": "WARN",
+    "verified": "OK  ", "not_found": "FAIL", "repealed": "WARN", "declared_unconstitutional": "WARN", "content_mismatch": "WARN", "content_unconfirmed": "WARN",
 }
 _HEADLINE = {
     "VERIFIED": "every citation was found",

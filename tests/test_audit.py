@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import threading
 
 from it_eli.app import App
-from it_eli.audit import AuditLog, input_hash
+from it_eli.audit import AuditLog, input_hash, install_key
 from it_eli.tools.registry import call
 
 SECRET = "zxqsegretissimo perquisizione"
@@ -31,23 +32,40 @@ async def test_one_line_per_call_with_the_fields_and_no_query_text(make_settings
         assert is_error and payload["code"] == "index_missing"
         is_error, _ = await call(app, "it_resolve", {"act_type": "legge", "year": 1990, "number": 241})
         assert not is_error
-        await call(app, "no_such_tool", {"query": SECRET})
+        await call(app, "no_such_tool_" + SECRET, {"query": SECRET})
     finally:
         await app.close()
     raw = (settings.home / "logs" / "audit.jsonl").read_text(encoding="utf-8")
     assert "segretissimo" not in raw and "perquisizione" not in raw
-    lines = [x for x in _lines(settings.home) if x["tool"] != "no_such_tool"]  # unknown: the registry's call
-    assert [x["tool"] for x in lines] == ["it_case_search", "it_resolve"]
-    first, second = lines
-    assert set(first) == {"ts", "tool", "input_sha256", "output_bytes", "ms", "status", "pid"}
+    lines = _lines(settings.home)
+    # a name outside the registry is client text: recorded as `unknown`, never verbatim
+    assert [x["tool"] for x in lines] == ["it_case_search", "it_resolve", "unknown"]
+    first, second, _ = lines
+    assert set(first) == {"ts", "tool", "input_hmac", "output_bytes", "ms", "status", "pid"}
     canonical = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    assert first["input_sha256"] == hashlib.sha256(canonical.encode()).hexdigest()
+    # keyed: a guessed query's plain SHA-256 does not confirm it; only the install's key does
+    assert first["input_hmac"] != hashlib.sha256(canonical.encode()).hexdigest()
+    key = install_key(settings.home / "logs")
+    assert first["input_hmac"] == hmac.new(key, canonical.encode(), hashlib.sha256).hexdigest()
     assert first["status"] == "index_missing" and second["status"] == "ok"
     assert first["output_bytes"] > 50 and first["ms"] >= 0 and first["ts"].endswith("+00:00")
     # key order and spacing do not change the hash; the value does
-    assert input_hash({"limit": 3, "query": SECRET}) == first["input_sha256"]
-    assert input_hash({"query": SECRET + "x", "limit": 3}) != first["input_sha256"]
+    assert input_hash({"limit": 3, "query": SECRET}, key) == first["input_hmac"]
+    assert input_hash({"query": SECRET + "x", "limit": 3}, key) != first["input_hmac"]
     assert app.audit.status()["lines"] >= 2 and app.audit.status()["failures"] == 0
+
+
+def test_each_install_keys_its_hashes_with_its_own_secret(tmp_path):
+    one, two = AuditLog(tmp_path / "a"), AuditLog(tmp_path / "b")
+    for audit in (one, two):
+        audit.record("it_resolve", {"query": SECRET}, {}, 0.0, "ok")
+        audit.close()
+    h1, h2 = (json.loads((tmp_path / d / "audit.jsonl").read_text())["input_hmac"] for d in ("a", "b"))
+    assert h1 != h2  # the same query cannot be matched across installs
+    again = AuditLog(tmp_path / "a")  # the key persists: repeats on one install still match
+    again.record("it_resolve", {"query": SECRET}, {}, 0.0, "ok")
+    again.close()
+    assert [json.loads(x)["input_hmac"] for x in (tmp_path / "a" / "audit.jsonl").read_text().splitlines()] == [h1, h1]
 
 
 def test_rotation_by_size_keeps_n_files_and_loses_no_line_across_threads(tmp_path):
@@ -66,7 +84,8 @@ def test_rotation_by_size_keeps_n_files_and_loses_no_line_across_threads(tmp_pat
     audit.close()
     files = sorted((tmp_path / "logs").glob("audit.jsonl*"))
     assert len(files) > 5
-    assert all(f.stat().st_size <= 4096 for f in files)
+    # the handler rolls over once a file has reached the size: at most one line past it
+    assert all(f.stat().st_size <= 4096 + 300 for f in files)
     assert len(_lines(tmp_path)) == per_thread * threads  # every line parses, none lost
 
     small = AuditLog(tmp_path / "small", max_bytes=1024, keep=2)
@@ -76,7 +95,7 @@ def test_rotation_by_size_keeps_n_files_and_loses_no_line_across_threads(tmp_pat
     names = sorted(p.name for p in (tmp_path / "small").glob("audit.jsonl*"))
     assert names == ["audit.jsonl", "audit.jsonl.1", "audit.jsonl.2"]
     newest = json.loads((tmp_path / "small" / "audit.jsonl").read_text().splitlines()[-1])
-    assert newest["input_sha256"] == input_hash({"n": 99})
+    assert newest["input_hmac"] == input_hash({"n": 99}, install_key(tmp_path / "small"))
 
 
 async def test_rotation_settings_come_from_the_environment(make_settings):

@@ -153,7 +153,12 @@ async def test_future_version_is_not_served_as_today(testdata, make_settings):
         async with replay(testdata, make_settings) as (srv, app):
             err, p = await call(app, "it_get_text", {"reference": "art. 51 TUIR"})
             assert not err and p["in_force_date"] == "2027-01-01" and p["repealed"] is True, p
-            assert p["version_note"] == "text in force today according to the version of 2027-01-01"
+            # a repealed article is never called plainly "in force"
+            # the API's text is the notice "PROVVEDIMENTO ABROGATO DAL D.LGS. 19 GIUGNO 2026, N. 117": read, dated
+            assert p["version_note"].startswith("NOT law in force: the whole act repealed by D.LGS. 19 GIUGNO 2026"), \
+                p["version_note"]
+            assert any(e["by_date"] == "2026-06-19" for e in p["lifecycle"])
+            assert "version of 2027-01-01" in p["version_note"] and p["provision_status"] == "repealed"
 
 
 # ---------------------------------------------------------------- 3. Normattiva's "not yet in force" placeholder

@@ -79,7 +79,13 @@ def exports(testdata):
         version = (e.group(2) or "0") if e else "0"
         if ident not in newest or version > newest[ident][0]:
             newest[ident] = (version, path)
-    return {k: _blocks(p.read_text(encoding="utf-8", errors="replace")) for k, (_, p) in newest.items()}
+    out = {}
+    for k, (_, p) in newest.items():
+        xml = p.read_text(encoding="utf-8", errors="replace")
+        out[k] = _blocks(xml)
+        if "decaduto per mancata conversione" in xml:  # a lapsed decree-law: its articles are not law
+            out[k]["__lapsed__"] = ""
+    return out
 
 
 def _truth(exports, e) -> str | None:
@@ -100,7 +106,7 @@ def _truth(exports, e) -> str | None:
     if block is None:
         return "not_found"
     text = re.sub(r"<[^>]+>", " ", block)
-    if "ARTICOLO ABROGATO" in text:
+    if "ARTICOLO ABROGATO" in text or "__lapsed__" in blocks:
         return "repealed"
     comma_status = None
     if e["comma"]:
@@ -108,7 +114,18 @@ def _truth(exports, e) -> str | None:
         marked = re.findall(rf'eId="art_{key}__para_([^"_.]+)"', block)
         numbered = re.findall(r"(?m)^\s*(?:\(\(\s*)?(\d+(?:-[a-z]+)?)\.\s", text)
         if not marked and not numbered:
-            comma_status = "comma_not_checkable"
+            # the export prints each comma as its own paragraph without a number (the codes'
+            # attachments, the Costituzione): count them, leaving out the "Art. N." header, the
+            # rubrica, list items ("1)", "a)") and the editorial notes after the dashes
+            paras = []
+            for ln in _lines(block).splitlines():
+                if re.match(r"^-{5,}", ln):
+                    break
+                if re.match(r"^(?:Art(?:icolo)?\.?\s*\d|\(.*\)\.?$|\w{1,2}\)|\d+\)|[a-z])", ln) or ln in ("((", "))"):
+                    continue
+                paras.append(ln)
+            if not all(c == "ultimo" or (c.isdigit() and int(c) <= len(paras)) for c in e["comma"].split(",")):
+                return "not_found"
         else:
             have = {canon_key(x) for x in marked} | {canon_key(x) for x in numbered}
             if not all(canon_key(c) in have for c in e["comma"].split(",")):
@@ -182,8 +199,10 @@ def test_table_is_large_and_covers_every_status():
     n = sum(len(exp) for _, _, exp in CASES)
     assert len(CASES) >= 150 and n >= 200
     statuses = {e["status"] for _, _, exp in CASES for e in exp}
+    # no comma_not_checkable: every export's commi are listed now (numbered, or one per paragraph);
+    # answers without commi (the OpenData API's) are covered by the online tests
     assert {"verified", "not_found", "repealed", "content_mismatch", NC, "act_unresolvable", UU,
-            "comma_not_checkable", "out_of_corpus"} <= statuses
+            "out_of_corpus"} <= statuses
     assert len({cid for cid, _, _ in CASES}) == len(CASES)
 
 

@@ -35,6 +35,8 @@ from lxml import etree
 
 from it_eli.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
 from it_eli.normattiva import latin as _latin
+from it_eli.normattiva import lifecycle as _lifecycle
+from it_eli.normattiva.lifecycle import ActLifecycle, ProvisionEvent
 
 __all__ = [
     "Comma",
@@ -78,6 +80,8 @@ class Article(msgspec.Struct):
     # outermost first, as the export writes them: "Capo I - Principi". Empty where the export
     # gives none (the codes kept as attachment docs carry no partitions).
     context: list[str] = msgspec.field(default_factory=list)
+    # what the export records happened to it (repeals, Court declarations, conversion insertions)
+    lifecycle: list[ProvisionEvent] = []
 
 
 class ActIdentity(msgspec.Struct):
@@ -95,6 +99,7 @@ class ActIdentity(msgspec.Struct):
     version: str | None = None  # ELI tipoVersione: "CONSOLIDATED" or "ORIGINAL"
     expression_date: str | None = None  # FRBRExpression/FRBRdate as exported (unreliable)
     gu_number: str | None = None
+    lifecycle: ActLifecycle | None = None  # entry into force, conversion law, lapse (preface note)
 
 
 class Act(msgspec.Struct, dict=True):
@@ -1021,7 +1026,61 @@ def _parse_act(xml: bytes, user_supplied: bool) -> Act:
     articles = _dedupe(body_articles + att_articles)
     if not articles and not annexes and body is None:
         raise _fail("the act has neither a body nor attachments", user_supplied)
+    preface = act.find(_A + "preface")
+    preface_notes: list[str] = []
+    preface_text = _text(preface, preface_notes) if preface is not None else ""
+    act_life = _lifecycle.act_lifecycle("\n".join([preface_text, *preface_notes]))
+    identity = msgspec.structs.replace(identity, lifecycle=act_life)
+    articles = [_finish(a, identity, code_found) for a in articles]
     return Act(identity=identity, articles=articles, annexes=annexes)
+
+
+_NO_HEADING_RE = re.compile(r"^(?:null|none|articolo|art\.?)(?:\s*[\w-]+)?\.?$", re.IGNORECASE)
+_NUMBERED_LINE_RE = re.compile(r"^\(*\s*(?P<num>\d+(?:[-\s]?" + _LATIN + r")?(?:\.\d+)?)\s*\.\s+\S", re.IGNORECASE)
+
+
+def _finish(a: Article, identity: ActIdentity, code_found: bool) -> Article:
+    """The article as served and indexed: its lifecycle read from the raw text and notes, then
+    the amendment markers and note numbers taken out of text and commi (they stay in `notes`
+    and `lifecycle`), a placeholder heading ('null', 'Articolo') dropped, and the commi listed
+    where the export prints them without marking them."""
+    text, extra_notes = _lifecycle.split_notes(a.text)
+    if extra_notes:
+        a = msgspec.structs.replace(a, text=text, notes="\n".join(n for n in (a.notes, extra_notes) if n))
+    raw_commi = [(c.num, _lifecycle.split_notes(c.text)[0]) for c in a.commi]
+    derived = raw_commi if len(raw_commi) > 1 else _commi_from_text(a.text, code=True)
+    events = _lifecycle.article_events(
+        a.key, a.text, derived or raw_commi, a.notes, act_number=identity.number, act=identity.lifecycle,
+        act_type=identity.act_type, original_export=identity.version == "ORIGINAL", heading_marked=a.amended,
+    )
+    heading = a.heading
+    if heading is not None:
+        heading = _lifecycle.clean_text(heading, a.notes).replace("\n", " ") or None
+    if heading is not None and (not heading.strip() or _NO_HEADING_RE.match(heading.strip())):
+        heading = None
+    commi = [Comma(num=n, text=_lifecycle.clean_text(t, a.notes)) for n, t in (derived or raw_commi)]
+    return msgspec.structs.replace(
+        a, heading=heading, text=_lifecycle.clean_text(a.text, a.notes), commi=[c for c in commi if c.text],
+        lifecycle=events,
+        repealed=a.repealed or any(e.kind == "repealed" and e.scope in ("article", "act") and not e.partial
+                                   for e in events),
+    )
+
+
+def _commi_from_text(text: str, *, code: bool) -> list[tuple[str, str]]:
+    """Commi of an article the export did not mark: lines opening with their number ('2. …',
+    '((2-bis. …'), or, in a code's attachment (which prints each comma as a paragraph), each line."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    numbered = [(i, m) for i, ln in enumerate(lines) if (m := _NUMBERED_LINE_RE.match(ln))]
+    if len(numbered) >= 2 and numbered[0][0] == 0:
+        out: list[tuple[str, str]] = []
+        bounds = [i for i, _ in numbered] + [len(lines)]
+        for (i, m), end in zip(numbered, bounds[1:]):
+            out.append((_normalise_comma_num(m.group("num")), "\n".join(lines[i:end])))
+        return out
+    if code and not _is_repealed(text):
+        return _lifecycle.derive_commi(text)
+    return []
 
 
 def _dedupe(articles: Iterable[Article]) -> list[Article]:

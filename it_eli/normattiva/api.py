@@ -346,7 +346,7 @@ def _check_api_identity(requested: Urn, item: dict[str, Any], parsed_num: str | 
 def _error_body(body: bytes) -> dict[str, Any]:
     try:
         out = msgspec.json.decode(body)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # RecursionError: nested too deep
         return {}
     return out if isinstance(out, dict) else {}
 
@@ -398,7 +398,7 @@ def interpret_answer(
         raise UpstreamUnavailable(f"the OpenData API answered HTTP {status}", status=status, urn=sent, valid="retry later")
     try:
         doc = msgspec.json.decode(body)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # RecursionError: nested too deep
         raise UpstreamChanged("the OpenData API answered 200 with a body that is not JSON", urn=sent) from None
     data = doc.get("data") if isinstance(doc, dict) else None
     if not isinstance(data, dict):
@@ -531,7 +531,7 @@ async def fetch_act_types(client: HttpClient, settings: Settings) -> dict[str, s
     try:
         rows = msgspec.json.decode(resp.body)
         return {str(r["label"]): str(r["value"]) for r in rows}
-    except (msgspec.DecodeError, KeyError, TypeError):
+    except (msgspec.DecodeError, RecursionError, KeyError, TypeError):
         raise UpstreamChanged("tipologiche/denominazione-atto answered an unknown shape") from None
 
 

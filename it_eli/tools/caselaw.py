@@ -80,8 +80,13 @@ async def ensure_decisions(app) -> None:
 
         # minutes of work inside one call: say so at once (clients with a progress token see it)
         report_progress("building the Constitutional Court index (first use)", 0)
+        # the build outlives the call that started it (a call's deadline must not kill it); it
+        # reports its progress to the call that started it (the task copies that call's context)
+        task = app.extras.get("first_build")
+        if task is None or task.done():
+            task = app.extras["first_build"] = asyncio.ensure_future(build_from_sources(app, None))
         try:
-            report = await build_from_sources(app, None)
+            report = await asyncio.shield(task)
         except ItEliError as exc:
             if outdated:
                 return

@@ -38,7 +38,11 @@ from ..http import check_url_allowed, host_key
 from ..normattiva import api, clock, codes, portal
 from ..normattiva import urn as urnmod
 from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
+from ..normattiva.akn_fragment import article_xml
+from ..currency import later_amending_acts
 from ..normattiva.latin import LATIN
+from ..normattiva.lifecycle import ProvisionEvent, article_events, clean_text, describe
+from ..provision_status import ProvisionStatus, article_status, comma_status, inserted_event, status_notes, whole_status
 from ..statutes import (
     DATASET_NOTE,
     ORIGINAL,
@@ -129,6 +133,8 @@ class ActInfo(msgspec.Struct, kw_only=True):
 class CommaText(msgspec.Struct, frozen=True):
     num: str
     text: str
+    # 'repealed' / 'declared_unconstitutional' when the export records it for this comma
+    status: ProvisionStatus = "in_force"
 
 
 class TextResult(msgspec.Struct, kw_only=True):
@@ -158,6 +164,11 @@ class TextResult(msgspec.Struct, kw_only=True):
     original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated one
     notes: list[str] = msgspec.field(default_factory=list)
     dataset_note: str = DATASET_NOTE
+    # whether the words served are law in force on the day asked, from the export's own record
+    # (repeal notices, Constitutional Court declarations, conversion laws); see `lifecycle`
+    provision_status: ProvisionStatus = "in_force"
+    lifecycle: list[ProvisionEvent] = msgspec.field(default_factory=list)
+    warnings: list[str] = msgspec.field(default_factory=list)  # parts not in force, partial declarations
 
 
 # ---------------------------------------------------------------- params
@@ -586,6 +597,10 @@ def _version_note(in_force_date: str | None, at_date: str | None, stale: bool, v
         base = f"text in force today according to the version of {in_force_date}"
     else:
         base = "original text as published (no consolidated version)"
+    if stale and not at_date and not original and in_force_date:
+        # past its freshness window and not confirmed by Normattiva: never called "in force today"
+        return (f"newest version held locally, dated {in_force_date}; not confirmed current (Normattiva could not "
+                "be reached and the local copy is past its freshness window)")
     if stale:
         base += (
             "; served from the local index because Normattiva could not be reached — it may be out of date"
@@ -813,25 +828,86 @@ async def it_get_act(app, reference, at_date=None):
 
 
 def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, size, offset, eli=None,
-                    original: bool = False) -> TextResult:
-    page, nxt = _page(a.text, offset, size)
-    commi = [CommaText(num=c.num, text=c.text) for c in a.commi] if offset == 0 and nxt is None else []
-    if commi and json_cost(page) + sum(json_cost(c.text) + len(c.num) + 24 for c in commi) > size:
+                    original: bool = False, amended_by: list[str] | None = None) -> TextResult:
+    day = at_date or clock.today_iso()
+    src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
+           "act_title": a.act_title, "urn": a.urn}
+    inserted = inserted_event(a.lifecycle)
+    if inserted is not None and (original or (inserted.since and day < inserted.since)):
+        cite = _citation(src, a.article)
+        if original:
+            raise NotFound(f"{cite} is not in the decree as published: {describe(inserted)}",
+                           valid="the consolidated text (without @originale), from "
+                           f"{inserted.since or 'the conversion law'} on", not_in_original=True,
+                           in_force_from=inserted.since)
+        raise NotFound(f"{cite}: not yet in force on {day}: {describe(inserted)}",
+                       valid=f"a date from {inserted.since} on", not_yet_in_force=True, in_force_from=inserted.since)
+    events, warnings, cut = _bounded_lifecycle(a.lifecycle, day, size // 5)
+    if cut:
+        notes = list(notes) + [cut]
+    page, nxt = _page(a.text, offset, max(1, size - json_cost(msgspec.json.encode(events).decode())
+                                          - sum(json_cost(w) + 4 for w in warnings)))
+    status = article_status(a.lifecycle, day, repealed_flag=a.repealed, commi=[c.num for c in a.commi])
+    last = a.commi[-1].num if a.commi else None
+    commi = [CommaText(num=c.num, text=c.text, status=comma_status(a.lifecycle, c.num, last, day)[0])
+             for c in a.commi] if offset == 0 and nxt is None else []
+    if commi and json_cost(page) + sum(json_cost(c.text) + len(c.num) + 40 for c in commi) > size:
         # the commi repeat the text: send them only when both fit the answer budget
         commi = []
         notes = list(notes) + ["commi omitted: the article's text already holds them and both would not fit one answer"]
-    src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
-           "act_title": a.act_title, "urn": a.urn}
+    version_note = _version_note(a.in_force_date, at_date, stale, a.valid_to, original=original)
+    if original and a.amended and a.kind == "act" and a.act_type == "decreto.legge":
+        warnings = [*warnings, "Normattiva's ORIGINAL export of a converted decree-law also carries changes made on "
+                    "conversion (marked (( )) in the export): this wording may differ from the decree as published "
+                    "in the G.U."]
+    if amended_by and a.in_force_date and not original:
+        version_note = (f"newest version held locally, dated {a.in_force_date}; not confirmed current: the local "
+                        f"store holds later act(s) that amend this act ({'; '.join(amended_by)})")
+    out = whole_status(a.lifecycle, day, [c.num for c in a.commi])
+    whole = out[1] if out else None
+    if whole is not None:
+        version_note = (f"NOT law in force{' on ' + at_date if at_date else ''}: {describe(whole)}. The words below "
+                        f"are the export's record of the text, not a rule that applies ({version_note})")
+    elif status == "repealed":
+        version_note = f"NOT law in force: the article is repealed (abrogato) ({version_note})"
+    elif status == "partly_affected":
+        version_note += "; parts of it are repealed or were declared unconstitutional: see warnings"
     return TextResult(
         urn=a.urn, eli_uri=_eli_uri(a.eli or eli), human_readable_citation=_citation(src, a.article),
         source_url=a.source_url, article=a.article, heading=a.heading, text=page,
         commi=commi,
         repealed=a.repealed, amended=a.amended, format="text", at_date=at_date, in_force_date=a.in_force_date,
         valid_to=a.valid_to,
-        version_note=_version_note(a.in_force_date, at_date, stale, a.valid_to, original=original),
+        version_note=version_note,
         served_from=served_from, stale=stale, fetched_at=a.fetched_at, offset=offset, total_chars=len(a.text),
-        next_offset=nxt, original=original, notes=notes,
+        next_offset=nxt, original=original, notes=notes, provision_status=status, lifecycle=events,
+        warnings=warnings,
     )
+
+
+def _bounded_lifecycle(events: list[ProvisionEvent], day: str, budget: int
+                       ) -> tuple[list[ProvisionEvent], list[str], str | None]:
+    """The lifecycle events and their warnings within `budget` characters each: what takes a
+    whole provision out of force first, then the partial declarations (l. 296/2006 art. 1 has
+    hundreds). Says how many were left out."""
+    ordered = sorted(events, key=lambda e: (e.partial, e.scope not in ("act", "article")))
+    kept: list[ProvisionEvent] = []
+    warnings: list[str] = []
+    cost_e = cost_w = 0
+    for e in ordered:
+        w = status_notes([e], day)
+        ce = len(msgspec.json.encode(e)) + 1
+        cw = sum(json_cost(x) + 4 for x in w)
+        if cost_e + ce > budget or cost_w + cw > budget:
+            break
+        kept.append(e)
+        warnings.extend(w)
+        cost_e += ce
+        cost_w += cw
+    if len(kept) == len(events):
+        return list(events), warnings, None
+    return kept, warnings, (f"lifecycle: {len(kept)} of {len(events)} recorded events shown (the ones that take "
+                            "a whole provision out of force first); the rest are in the act's AKN notes")
 
 
 def _article_label(a: StoredArticle) -> str:
@@ -946,8 +1022,13 @@ async def _store_api_article(app, ref: urnmod.Urn, key: str, art: api.ApiArticle
     if ref.act_type == "costituzione":
         urn = codes.CODES_BY_ID["cost"].urn
     eli = await asyncio.to_thread(store.any_eli, urn)
+    # the same reading of the export's record as for the AKN exports: lifecycle from the raw text
+    # and the AGGIORNAMENTO notes, then the text without markers and note numbers
+    notes_text = "\n-----\n".join(art.editorial_notes)
+    events = article_events(key, art.text, [], notes_text, act_number=art.number, act_type=art.act_type)
     await asyncio.to_thread(
-        store.add_single_article, urn=urn, key=key, heading=art.heading, text=art.text,
+        store.add_single_article, urn=urn, key=key, heading=clean_text(art.heading or "", notes_text) or None,
+        text=clean_text(art.text, notes_text), lifecycle=events, amended="((" in art.text,
         in_force_from=art.in_force_from, in_force_to=art.in_force_to, repealed=art.repealed,
         act_title=art.act_subtitle or art.act_title, act_type=art.act_type, act_number=art.number,
         act_date=art.date, act_year=int(art.date[:4]) if art.date else None, eli=eli,
@@ -999,7 +1080,9 @@ async def _article(app, target: Target, key: str, at: str | None, size: int, off
         versions = await asyncio.to_thread(store.versions, target.urn)
     local, settled = _local_article(store, cands, versions, day, today, at is None)
     if local is not None and settled:
-        return _article_result(local, at_date=at, served_from="local_index", stale=False, notes=notes, size=size, offset=offset)
+        newer = await asyncio.to_thread(later_amending_acts, store, local) if at is None else []
+        return _article_result(local, at_date=at, served_from="local_index", stale=False, notes=notes, size=size,
+                               offset=offset, amended_by=newer)
     if local is None and target.urn:
         proof = await asyncio.to_thread(_proven_absent, store, target.urn, key, cands, versions, day, today, at is None)
         if proof is not None:
@@ -1185,9 +1268,15 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
         raw_xml = await asyncio.to_thread(store.raw_xml, version.urn, version.version)
         if raw_xml is None:
             raise NotAvailable("the Akoma Ntoso export of this version is not kept locally", valid="format='text'")
-        full = raw_xml.decode("utf-8", "replace")
         if key:
-            notes.append("format=akn_xml returns the whole act's export; the article is inside it")
+            part = await asyncio.to_thread(article_xml, raw_xml, key)
+            if part is None:
+                raise NotFound(f"art. {key} is not in the Akoma Ntoso export of {version.title or version.urn} "
+                               f"(version {version.version})", valid="an article of the act (see it_get_act), or no "
+                               "article for the whole export")
+            raw_xml = part
+            notes.append(f"the Akoma Ntoso XML of art. {key} only, cut from the export of version {version.version}")
+        full = raw_xml.decode("utf-8", "replace")
     else:
         articles = await asyncio.to_thread(store.articles, version.urn, version.version)
         full = "\n\n".join(

@@ -17,7 +17,10 @@ from typing import Any
 import msgspec
 import msgspec.inspect
 
+from ..audit import UNKNOWN_TOOL
+from ..deadline import within_deadline
 from ..errors import InvalidArg, ItEliError
+from ..workers import ClientGate
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +126,10 @@ class _Recursive(Exception):
     pass
 
 
+MAX_GUESSES = 5
+MAX_GUESS_CHARS = 64
+
+
 def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
     """The arguments as the tool's parameter Struct. An argument the tool does not have is an
     error, never silently dropped: a misspelt filter (`sezione`, `annno`) would otherwise give
@@ -133,11 +140,14 @@ def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
         raise InvalidArg(f"{spec.name}: arguments must be an object", valid=f"an object with: {fields}")
     unknown = [k for k in (arguments or {}) if k not in names]
     if unknown:
-        guesses = {k: difflib.get_close_matches(str(k).lower(), names, n=1, cutoff=0.6) for k in unknown}
-        hint = "; ".join(f"{k!r}: did you mean {g[0]!r}" for k, g in guesses.items() if g)
+        # bounded: a did-you-mean for the first few short names only (340k unknown names, or one
+        # of a megabyte, must not cost seconds of difflib)
+        guesses = {k: difflib.get_close_matches(str(k).lower(), names, n=1, cutoff=0.6)
+                   for k in unknown[:MAX_GUESSES] if len(str(k)) <= MAX_GUESS_CHARS}
+        hint = "; ".join(f"{str(k)[:60]!r}: did you mean {g[0]!r}" for k, g in guesses.items() if g)
         raise InvalidArg(
             f"{spec.name}: unknown argument{'s' if len(unknown) > 1 else ''} "
-            + ", ".join(repr(str(k)[:60]) for k in unknown[:10]),
+            + ", ".join(repr(str(k)[:60]) for k in unknown[:10]) + (f" (and {len(unknown) - 10} more)" if len(unknown) > 10 else ""),
             valid=(hint + "? " if hint else "") + f"arguments: {fields} (see the tool's input schema)",
         )
     try:
@@ -218,6 +228,11 @@ def _valid_for(params: type, error: str) -> str | None:
     return None
 
 
+def _deadline(app) -> float | None:
+    settings = getattr(app, "settings", None)
+    return getattr(settings, "call_deadline", None) or None
+
+
 MAX_ERROR_TEXT = 2000
 
 
@@ -225,8 +240,11 @@ def _cap(text: str) -> str:
     return text if len(text) <= MAX_ERROR_TEXT else text[:MAX_ERROR_TEXT] + f"… [{len(text) - MAX_ERROR_TEXT} more characters]"
 
 
-async def call(app, name: str, arguments: dict[str, Any] | None) -> tuple[bool, dict[str, Any]]:
-    """Run one tool. Returns (is_error, structured result as builtins)."""
+async def call(app, name: str, arguments: dict[str, Any] | None, *, client: Any = None) -> tuple[bool, dict[str, Any]]:
+    """Run one tool. Returns (is_error, structured result as builtins).
+
+    `client` (the MCP session) is admitted through the per-client caps (it_eli/workers.py); the
+    call runs under its deadline (it_eli/deadline.py)."""
     from . import load_all
 
     load_all()
@@ -237,12 +255,15 @@ async def call(app, name: str, arguments: dict[str, Any] | None) -> tuple[bool, 
         out = msgspec.to_builtins(err)
         audit = getattr(app, "audit", None)
         if audit is not None:
-            audit.record(str(name)[:100], arguments, out, time.monotonic() - started, "invalid_arg")
+            # the name is client-chosen text (it may carry client data): not written verbatim
+            audit.record(UNKNOWN_TOOL, arguments, out, time.monotonic() - started, "invalid_arg")
         return True, out
     try:
         params = decode_args(spec, arguments)
         kwargs = {f.name: getattr(params, f.name) for f in msgspec.structs.fields(spec.params)}
-        result = await spec.fn(app, **kwargs)
+        gate = app.extras.setdefault("client_gate", ClientGate()) if hasattr(app, "extras") else ClientGate()
+        async with gate.admit(client):
+            result = await within_deadline(spec.fn(app, **kwargs), _deadline(app), name)
         out = msgspec.to_builtins(result)
         is_error = bool(getattr(result, "is_error", False))
         status = "error" if is_error else "ok"
