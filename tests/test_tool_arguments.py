@@ -82,3 +82,19 @@ async def test_live_tools_paging_bounds_are_in_the_schema(name, arg, lo, hi, mak
     finally:
         await app.close()
     assert is_error and out["code"] == "invalid_arg" and out["valid"].startswith(f"{arg}: an integer") and str(lo) in out["valid"]
+
+
+def test_a_schema_validating_client_may_send_an_identifier_as_a_number():
+    """Clients that check arguments against inputSchema before sending must not refuse
+    `article: 24`, which the server takes as "24"."""
+    import jsonschema
+
+    from it_eli.tools import load_all
+    from it_eli.tools.registry import TOOLS, input_schema
+
+    load_all()
+    for tool, args in (("it_get_text", {"reference": "costituzione", "article": 24}),
+                       ("it_resolve", {"reference": "c.c.", "article": 2043})):
+        jsonschema.validate(args, input_schema(TOOLS[tool]))
+    with pytest.raises(jsonschema.ValidationError):  # still not any type
+        jsonschema.validate({"reference": "c.c.", "article": [1]}, input_schema(TOOLS["it_resolve"]))
