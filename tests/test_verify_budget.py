@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.bench_verify import offline_env, prepare_home
+from tests.offline_home import offline_env, prepare_home
 from it_eli.app import App
 from it_eli.budget import ENVELOPE_CHARS
 from it_eli.config import load_settings

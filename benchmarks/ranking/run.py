@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from .data import KNOWN_ITEM_CAP, load_collections, testdata_dir
-from .metrics import evaluate, ndcg_at_k
+from tests.ranking_metrics import evaluate, ndcg_at_k
 from .systems import all_systems
 
 HERE = Path(__file__).resolve().parent
