@@ -202,7 +202,7 @@ def test_mutated_real_exports_parse_or_fail_typed(exports, data):
         doc[pos:pos] = doc[j : j + 500]
     started = time.monotonic()
     _parse_ok_or_typed(bytes(doc))
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 30  # a hang guard; parsing takes well under a second
 
 
 AKN_HEAD = b'<akomaNtoso xmlns="http://docs.oasis-open.org/legaldocml/ns/akn/3.0"><act name="monovigente"><body><article eId="art_1"><num>Art. 1.</num><paragraph><content>'
@@ -345,7 +345,7 @@ def test_member_lying_about_its_size_is_refused(tmp_path):
     report = SourceReport(source=str(archive))
     started = time.monotonic()
     assert list(iter_source(archive, report)) == []
-    assert report.errors and time.monotonic() - started < 10
+    assert report.errors and time.monotonic() - started < 30  # a hang guard, not a speed check
 
 
 # ---------------------------------------------------------------- URL allow-list
