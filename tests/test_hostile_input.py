@@ -23,7 +23,7 @@ from aiohttp.test_utils import TestServer
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from it_eli import ga
-from it_eli.citations.extract import extract_citations
+from it_eli.law.scanner import extract_citations
 from it_eli.config import load_settings
 from it_eli.cortecost import SourceReport, iter_source
 from it_eli.errors import InvalidArg, ItEliError, QueryError
@@ -141,7 +141,7 @@ GUARDED_SIZE = 250_000
 HANG_GUARD_S = 300
 _EXTRACT_ALL = """
 import sys
-from it_eli.citations.extract import extract_citations
+from it_eli.law.scanner import extract_citations
 from tests.adversarial_text import ADVERSARIAL, adversarial_text
 for name in ADVERSARIAL:
     print(name, flush=True)
