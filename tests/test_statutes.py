@@ -129,16 +129,13 @@ def test_version_coverage(store, testdata):
 
 
 def test_search_snippet_of_a_huge_article_is_bounded(testdata, make_settings):
-    """L. 296/2006 art. 1 is ~1 M characters: its snippet must not analyse the whole text."""
-    import time
-
+    """L. 296/2006 art. 1 is ~1 M characters: the hit shows a short passage, not the article.
+    (How long the search takes: `python -m benchmarks statutes`.)"""
     settings = make_settings()
     import_files(settings, files(testdata, ["scabopdf__legge_finanziaria_2007.xml"]))
-    st = StatuteStore(settings)
-    st.search("comma")  # warm
-    t0 = time.perf_counter()
-    res = st.search("assenso")
-    assert res.hits and time.perf_counter() - t0 < 0.25
+    res = StatuteStore(settings).search("assenso")
+    assert res.hits and res.hits[0].article == "1"
+    assert 0 < len(res.hits[0].snippet) < 1000
 
 
 def test_import_refuses_bad_files(make_settings, tmp_path):
