@@ -945,7 +945,7 @@ class Verifier:
         does not', or a complete export Normattiva has just sent (for at_date) that lacks the key.
         Anything else — an upstream down, a stale cached copy served in its place, the API's
         ambiguous 'act not found' with the portal unreachable — is upstream_unavailable."""
-        from .tools.legislation import UNREACHABLE, Target, _act_version, _api_not_found_is_final, _article
+        from .services.legislation import UNREACHABLE, Target, _act_version, _api_not_found_is_final, _article
 
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return _Outcome(status="upstream_unavailable", urn=r.urn,
@@ -962,7 +962,7 @@ class Verifier:
                                 source_url=version.source_url, detail=f"{r.label}: the act exists (Normattiva)"
                                 + (" — stale cached copy" if stale else ""))
             try:
-                tr = await _article(self.app, target, key, self.at, 50_000_000, 0)
+                served = await _article(self.app, target, key, self.at)
             except NotFound as exc:
                 if "portal" in exc.details and "range_hint" not in exc.details:
                     raise  # Normattiva confirmed the ACT does not exist: act_unresolvable below
@@ -971,11 +971,12 @@ class Verifier:
                                     detail=f"art. {key} {r.label} is not in force on {self.at or 'today'} "
                                     f"(Normattiva: {exc.message[:200]})")
                 return await self._settle_after_live(c, r, key, since, exc, api_final=_api_not_found_is_final(exc, key))
-            r2 = _Resolved(urn=tr.urn, ref=r.ref, label=r.label)
-            return self._judge_article(c, r2, key, heading=tr.heading, text=tr.text, commi=[x.num for x in tr.commi],
-                                       repealed=tr.repealed, version=tr.in_force_date or ORIGINAL, served=tr.served_from,
-                                       source_url=tr.source_url, extra=" (stale cached copy)" if tr.stale else "",
-                                       lifecycle=tr.lifecycle)
+            a = served.article
+            r2 = _Resolved(urn=a.urn, ref=r.ref, label=r.label)
+            return self._judge_article(c, r2, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
+                                       repealed=a.repealed, version=a.in_force_date or ORIGINAL,
+                                       served=served.served_from, source_url=a.source_url,
+                                       extra=" (stale cached copy)" if served.stale else "", lifecycle=a.lifecycle)
         except IdentityMismatch as exc:
             return _Outcome(status="act_unresolvable", urn=None,
                             detail=f"{r.label}: Normattiva answered with another act ({exc.message}); the citation's "
@@ -1099,7 +1100,7 @@ class Verifier:
 
     async def check_cassazione(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
         from .tools.caselaw_live import it_cassazione_search
-        from .tools.legislation import UNREACHABLE
+        from .services.legislation import UNREACHABLE
 
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="a Cassazione citation needs number and year")
@@ -1125,7 +1126,7 @@ class Verifier:
 
     async def check_ga(self, c: Citation, year: int | None, number: str | None, ecli: str | None = None) -> _Outcome:
         from .tools.caselaw_live import it_ga_search
-        from .tools.legislation import UNREACHABLE
+        from .services.legislation import UNREACHABLE
 
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="an administrative decision needs number and year")
@@ -1282,7 +1283,7 @@ def check_input(text: object) -> str:
 
 async def verify_text(app, text: str, *, at_date: str | None = None, offline: bool = False) -> VerifyResult:
     """Verify every citation in `text` (see the module docstring for the rules)."""
-    from .tools.legislation import _check_date
+    from .services.legislation import _check_date
 
     text = check_input(text)
     at = _check_date(at_date)
