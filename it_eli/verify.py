@@ -1099,7 +1099,7 @@ class Verifier:
         return out
 
     async def check_cassazione(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
-        from .tools.caselaw_live import it_cassazione_search
+        from .services.caselaw_live import it_cassazione_search
         from .services.legislation import UNREACHABLE
 
         if not (year and number and number.isdigit()):
@@ -1125,7 +1125,7 @@ class Verifier:
                         "years and not every decision, so this is not proof that it does not exist")
 
     async def check_ga(self, c: Citation, year: int | None, number: str | None, ecli: str | None = None) -> _Outcome:
-        from .tools.caselaw_live import it_ga_search
+        from .services.caselaw_live import it_ga_search
         from .services.legislation import UNREACHABLE
 
         if not (year and number and number.isdigit()):
