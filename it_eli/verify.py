@@ -1053,14 +1053,6 @@ class Verifier:
         built = (meta.get("built_at") or "0000")[:4]
         return year < int(built) if built.isdigit() else False
 
-    def _cost_numbers(self, year: int) -> list[int]:
-        import tantivy
-
-        index, searcher, _ = self.app.decisions.searcher()
-        q = tantivy.Query.range_query(index.schema, "anno", tantivy.FieldType.Integer, year, year)
-        res = searcher.search(q, limit=5000)
-        return sorted(searcher.doc(a).to_dict()["numero"][0] for _, a in res.hits)
-
     async def check_cost(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="a Constitutional Court citation needs number and year")
@@ -1076,8 +1068,8 @@ class Verifier:
             return _Outcome(status="out_of_corpus", detail="the Constitutional Court index is not built: not checked",
                             gap_note="build it with `it-eli index build`")
         except NotFound:
-            _, _, meta = await asyncio.to_thread(self.app.decisions.searcher)
-            nums = await asyncio.to_thread(self._cost_numbers, year)
+            meta = await asyncio.to_thread(self.app.decisions.index_meta)
+            nums = await asyncio.to_thread(self.app.decisions.year_numbers, year)
             contiguous = bool(nums) and nums == list(range(1, nums[-1] + 1))
             if self._cost_year_complete(meta, year) and contiguous:
                 return _Outcome(status="not_found", served_from="cortecost_index",

@@ -120,3 +120,19 @@ def test_the_legislation_service_does_not_page():
             args = node.args
             names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
             assert not names & (PAGING_PARAMETERS | {"size"}), f"{node.name} takes {names & PAGING_PARAMETERS}"
+
+
+# the index layer: the only modules that may speak Tantivy (docs/architecture.md)
+INDEX_MODULES = frozenset({
+    "it_eli.statutes", "it_eli.decisions", "it_eli.query", "it_eli.query_assist", "it_eli.analysis", "it_eli.schema",
+})
+
+
+def test_only_the_index_layer_imports_tantivy():
+    offenders = []
+    for name, tree in _modules().items():
+        is_package = (PACKAGE.parent / Path(*name.split("."))).is_dir()
+        if name not in INDEX_MODULES and any(m == "tantivy" or m.startswith("tantivy.")
+                                             for m in _imported(name, tree, is_package)):
+            offenders.append(name)
+    assert not offenders, f"Tantivy used outside the index layer (add a method to the store instead): {offenders}"
