@@ -945,7 +945,7 @@ class Verifier:
         does not', or a complete export Normattiva has just sent (for at_date) that lacks the key.
         Anything else — an upstream down, a stale cached copy served in its place, the API's
         ambiguous 'act not found' with the portal unreachable — is upstream_unavailable."""
-        from .services.legislation import UNREACHABLE, Target, _act_version, _api_not_found_is_final, _article
+        from .services.legislation import UNREACHABLE, Target, act_version, api_not_found_is_final, served_article
 
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return _Outcome(status="upstream_unavailable", urn=r.urn,
@@ -956,13 +956,13 @@ class Verifier:
         since = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
         try:
             if key is None:
-                version, served, stale, _ = await _act_version(self.app, target, self.at)
+                version, served, stale, _ = await act_version(self.app, target, self.at)
                 self._versions.pop(version.urn, None)
                 return _Outcome(status="verified", urn=version.urn, checked_version=version.version, served_from=served,
                                 source_url=version.source_url, detail=f"{r.label}: the act exists (Normattiva)"
                                 + (" — stale cached copy" if stale else ""))
             try:
-                served = await _article(self.app, target, key, self.at)
+                served = await served_article(self.app, target, key, self.at)
             except NotFound as exc:
                 if "portal" in exc.details and "range_hint" not in exc.details:
                     raise  # Normattiva confirmed the ACT does not exist: act_unresolvable below
@@ -970,7 +970,7 @@ class Verifier:
                     return _Outcome(status="not_found", urn=r.urn, served_from="normattiva_api",
                                     detail=f"art. {key} {r.label} is not in force on {self.at or 'today'} "
                                     f"(Normattiva: {exc.message[:200]})")
-                return await self._settle_after_live(c, r, key, since, exc, api_final=_api_not_found_is_final(exc, key))
+                return await self._settle_after_live(c, r, key, since, exc, api_final=api_not_found_is_final(exc, key))
             a = served.article
             r2 = _Resolved(urn=a.urn, ref=r.ref, label=r.label)
             return self._judge_article(c, r2, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
@@ -1275,10 +1275,10 @@ def check_input(text: object) -> str:
 
 async def verify_text(app, text: str, *, at_date: str | None = None, offline: bool = False) -> VerifyResult:
     """Verify every citation in `text` (see the module docstring for the rules)."""
-    from .services.legislation import _check_date
+    from .services.legislation import check_date
 
     text = check_input(text)
-    at = _check_date(at_date)
+    at = check_date(at_date)
     return await Verifier(app, at_date=at, offline=offline).run(text)
 
 

@@ -126,7 +126,7 @@ class Target(msgspec.Struct, kw_only=True):
 
     urn: str | None  # act-level URN as Normattiva exports write it (full date), when known
     ref: object  # Urn or Eli, for fetching
-    article: str | None = None  # as written ('25 bis 1', 'XVIII', '21-septies'); read by `_article_key`
+    article: str | None = None  # as written ('25 bis 1', 'XVIII', '21-septies'); read by `read_article_key`
     at_date: str | None = None
     eli_path: str | None = None
     original: bool = False  # URN @originale / ELI ORIGINAL / portal 'originario'
@@ -152,7 +152,7 @@ _PUBLIC_PORTAL_HOSTS = frozenset({"www.normattiva.it:443", "www.normattiva.it:80
 _SCHEME_RE = re.compile(r"^(?:[a-z][a-z0-9+.\-]*://|//|(?:javascript|data|file|ftp|mailto|gopher|about|blob|http|https):)", re.I)
 
 
-def _resolve_reference(store: StatuteStore, reference: str, *, portal_base: str | None = None) -> Target:
+def resolve_reference(store: StatuteStore, reference: str, *, portal_base: str | None = None) -> Target:
     ref_text = (reference or "").strip()
     if not ref_text:
         raise InvalidArg("reference is empty", valid=_REFERENCE_HELP)
@@ -293,7 +293,7 @@ def _target_from_text(store: StatuteStore, text: str) -> Target:
             if getattr(c, part):
                 notes.append(f"'{part} {getattr(c, part)}' is not selected: the whole article is returned")
     if c.allegato is not None and article is not None:
-        article = f"allegato-{_annex_slug(c.allegato)}-art-{_article_key(article, costituzione=False)}"
+        article = f"allegato-{_annex_slug(c.allegato)}-art-{read_article_key(article, costituzione=False)}"
     target.article = article if article is not None else target.article
     target.notes = notes
     return target
@@ -334,7 +334,7 @@ _INTERNAL_KEY = re.compile(
 )
 
 
-def _article_key(raw, *, costituzione: bool) -> str:
+def read_article_key(raw, *, costituzione: bool) -> str:
     """The canonical key of an article as written, or InvalidArg naming the valid forms.
 
     Never guesses: '-1' or 'abc' is refused, not read as art. 1 (`normalize_article_key` slugs
@@ -369,10 +369,10 @@ def _article_key(raw, *, costituzione: bool) -> str:
 
 # codes filed under another code's URN (only an annex tells them apart: API_FACTS §5): their
 # articles would be looked up, cached and fetched as the other code's
-_SHARED_URN_CODES = frozenset({"preleggi"})
+SHARED_URN_CODES = frozenset({"preleggi"})
 
 
-def _check_date(at_date: str | None) -> str | None:
+def check_date(at_date: str | None) -> str | None:
     if at_date in (None, ""):
         return None
     iso = urnmod.parse_iso_date(str(at_date), "at_date")
@@ -397,7 +397,7 @@ def _day_after(iso: str) -> str:
     return (dt.date.fromisoformat(iso) + dt.timedelta(days=1)).isoformat()
 
 
-def _resolution_of(target: Target, key: str | None, base: str) -> urnmod.Resolution:
+def resolution_of(target: Target, key: str | None, base: str) -> urnmod.Resolution:
     ref = target.ref
     if target.code_id:
         return urnmod.resolve(target.code_id, article=key if key and re.match(r"\d", key) else None, base_url=base)
@@ -411,7 +411,7 @@ def _resolution_of(target: Target, key: str | None, base: str) -> urnmod.Resolut
         return urnmod.resolve(ref.act_type, ref.year, ref.number, article=key if key and re.match(r"\d", key) else None,
                               base_url=base, authority=ref.authority)
     if target.urn:
-        return _resolution_of(Target(urn=target.urn, ref=urnmod.parse_urn(target.urn)), key, base)
+        return resolution_of(Target(urn=target.urn, ref=urnmod.parse_urn(target.urn)), key, base)
     raise NotAvailable(
         f"{ref} is an ELI of an act not in the local index: its URN is only known once Normattiva is asked",
         valid="it_get_act with this ELI (online), or a URN / citation",
@@ -444,7 +444,7 @@ def _labels(versions: list[ActVersion]) -> str:
     return ", ".join(v.version for v in versions[:8]) + (" …" if len(versions) > 8 else "")
 
 
-async def _act_version(app, target: Target, at_date: str | None, *, want_keys: bool = False):
+async def act_version(app, target: Target, at_date: str | None, *, want_keys: bool = False):
     """(ActVersion, served_from, stale, notes) for the act, fetching when the cache cannot answer.
 
     A cached version answers without the network only for a day it covers (`StatuteStore.covers`);
@@ -519,7 +519,7 @@ async def _confirm_missing_act(app, target: Target, portal_error: ItEliError) ->
         return
 
 
-def _api_not_found_is_final(exc: NotFound, key: str) -> bool:
+def api_not_found_is_final(exc: NotFound, key: str) -> bool:
     """True when the API's 'does not exist' can be trusted without asking the portal.
 
     Only the coordinates 404 (the act exists, the article does not) for a plain numeric article.
@@ -666,7 +666,9 @@ def _api_ref(target: Target) -> urnmod.Urn | None:
     return None
 
 
-async def _article(app, target: Target, key: str, at: str | None) -> ServedArticle:
+async def served_article(app, target: Target, key: str, at: str | None) -> ServedArticle:
+    """Article `key` of the act as in force on `at` (today when None), from the local index when it
+    settles the day, else from Normattiva; NotFound only on positive evidence of absence."""
     store: StatuteStore = app.statutes
     today = clock.today_iso()
     day = at or today
@@ -716,7 +718,7 @@ async def _article(app, target: Target, key: str, at: str | None) -> ServedArtic
         except NotFound as exc:
             if exc.details.get("not_yet_in_force"):
                 raise
-            if _api_not_found_is_final(exc, key) and not cands and future is None:
+            if api_not_found_is_final(exc, key) and not cands and future is None:
                 raise
             api_error = exc  # confirm with the portal's export of the whole act
         except UNREACHABLE as exc:
@@ -730,7 +732,7 @@ async def _article(app, target: Target, key: str, at: str | None) -> ServedArtic
 
     # the portal export of the whole act (also resolves partial URNs and ELIs)
     try:
-        version, served_from, stale, vnotes = await _act_version(app, target, at)
+        version, served_from, stale, vnotes = await act_version(app, target, at)
     except NotFound:
         raise
     except UNREACHABLE as exc:
@@ -804,7 +806,7 @@ async def _original_article(app, target: Target, key: str) -> ServedArticle:
         # an ELI of an act not cached: its act page (and export) gives the URN the API needs
         try:
             consolidated = msgspec.structs.replace(target.ref, kind="CONSOLIDATED", version_date=None)
-            version, _, _, _ = await _act_version(app, Target(urn=None, ref=consolidated), None)
+            version, _, _, _ = await act_version(app, Target(urn=None, ref=consolidated), None)
             ref = urnmod.parse_urn(version.urn)
             target = msgspec.structs.replace(target, urn=version.urn)
         except (*UNREACHABLE, NotFound) as exc:
@@ -818,7 +820,7 @@ async def _original_article(app, target: Target, key: str) -> ServedArticle:
                                        notes=notes + list(art.notes), eli=eli, original=True)
             error = NotAvailable("the OpenData API answered its 'not yet in force' placeholder for the original text")
         except NotFound as exc:
-            if _api_not_found_is_final(exc, key):
+            if api_not_found_is_final(exc, key):
                 raise NotFound(f"art. {key}: the OpenData API says it is not in this act ({exc.message})",
                                valid=exc.valid, coordinates=exc.details.get("coordinates")) from None
             error = exc

@@ -28,13 +28,13 @@ from ..services.legislation import (
     RETRY_HELP,
     UNREACHABLE,
     ServedArticle,
-    _act_version,
-    _article,
-    _article_key,
-    _check_date,
-    _resolution_of,
-    _resolve_reference,
-    _SHARED_URN_CODES,
+    act_version,
+    served_article,
+    read_article_key,
+    check_date,
+    resolution_of,
+    resolve_reference,
+    SHARED_URN_CODES,
 )
 from ..statutes import (
     DATASET_NOTE,
@@ -287,12 +287,12 @@ async def it_resolve(app, act_type=None, year=None, number=None, date=None, arti
         raise InvalidArg("give either reference or act_type/year/number/date, not both",
                          valid="reference='l. 241/1990' (article optional) — or act_type='l.', year=1990, number=241")
     if act_type in (None, ""):
-        target = await asyncio.to_thread(_resolve_reference, store, reference, portal_base=base)
+        target = await asyncio.to_thread(resolve_reference, store, reference, portal_base=base)
         key = None
         raw = article if article not in (None, "") else target.article
         if raw is not None:
-            key = _article_key(raw, costituzione=target.is_costituzione)
-        res = _resolution_of(target, key, base)
+            key = read_article_key(raw, costituzione=target.is_costituzione)
+        res = resolution_of(target, key, base)
     else:
         res = urnmod.resolve(act_type, year, number, date, article=article, base_url=base)
     eli = None
@@ -310,11 +310,11 @@ async def it_get_act(app, reference, at_date=None):
     """Metadata of an act by code name, URN, ELI path or normattiva.it URL: URN and ELI, title,
     Italian citation, the version in force (today or on at_date), article count and range, and the
     article keys. Served from the local statute index when fresh, else fetched from Normattiva."""
-    at = _check_date(at_date)
+    at = check_date(at_date)
     store: StatuteStore = app.statutes
-    target = await asyncio.to_thread(_resolve_reference, store, reference, portal_base=app.settings.normattiva_url)
+    target = await asyncio.to_thread(resolve_reference, store, reference, portal_base=app.settings.normattiva_url)
     at = at or target.at_date
-    version, served_from, stale, notes = await _act_version(app, target, at, want_keys=True)
+    version, served_from, stale, notes = await act_version(app, target, at, want_keys=True)
     src = {"act_type": version.act_type, "act_number": version.number, "act_date": version.date,
            "act_year": version.year, "act_title": version.title, "urn": version.urn}
     return ActInfo(
@@ -418,14 +418,14 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
     as in force today or on at_date (YYYY-MM-DD, multivigenza). format=akn_xml gives the Akoma Ntoso
     export. Long answers are paged: pass next_offset back as offset. Every answer carries urn,
     eli_uri, human_readable_citation, source_url and says which version it is."""
-    at = _check_date(at_date)
+    at = check_date(at_date)
     size = _budget(app, max_chars)
     store: StatuteStore = app.statutes
-    target = await asyncio.to_thread(_resolve_reference, store, reference, portal_base=app.settings.normattiva_url)
+    target = await asyncio.to_thread(resolve_reference, store, reference, portal_base=app.settings.normattiva_url)
     at = at or target.at_date
     raw = article if article not in (None, "") else target.article
-    key = _article_key(raw, costituzione=target.is_costituzione) if raw is not None else None
-    if key and target.code_id in _SHARED_URN_CODES:
+    key = read_article_key(raw, costituzione=target.is_costituzione) if raw is not None else None
+    if key and target.code_id in SHARED_URN_CODES:
         raise NotAvailable(
             f"the {codes.CODES_BY_ID[target.code_id].name} share the URN of the R.D. that approves the codice civile "
             f"({target.urn}), whose articles carry the same numbers: it_eli cannot tell art. {key} of one from the "
@@ -433,8 +433,8 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
             valid="the article's text on normattiva.it (annex 1 of R.D. 16 marzo 1942, n. 262), or 'c.c.' for the codice civile",
         )
     if key and format == "text":
-        return _article_result(await _article(app, target, key, at), size, offset)
-    version, served_from, stale, notes = await _act_version(app, target, at)
+        return _article_result(await served_article(app, target, key, at), size, offset)
+    version, served_from, stale, notes = await act_version(app, target, at)
     notes = target.notes + notes
     src = {"act_type": version.act_type, "act_number": version.number, "act_date": version.date,
            "act_year": version.year, "act_title": version.title, "urn": version.urn}
@@ -474,11 +474,11 @@ async def it_search_statutes(app, query, act=None, limit=10, offset=0, at_date=N
     YYYY-MM-DD). Optional act: a code name, URN or 'l. 241/1990'. Hits with urn, article, heading,
     highlighted snippet, eli, in-force date and citation; total counts articles, not versions;
     pages with offset / next_offset. Same query language as it_case_search."""
-    at = _check_date(at_date)
+    at = check_date(at_date)
     store: StatuteStore = app.statutes
     urn = None
     if act:
-        target = await asyncio.to_thread(_resolve_reference, store, act, portal_base=app.settings.normattiva_url)
+        target = await asyncio.to_thread(resolve_reference, store, act, portal_base=app.settings.normattiva_url)
         if not target.urn or target.urn not in await asyncio.to_thread(store.list_acts):
             raise NotFound(f"{act!r} is not in the local statute index", valid="fetch it first with it_get_act, or omit act")
         urn = target.urn
