@@ -827,6 +827,18 @@ class DecisionIndex:
         except NotFound:
             return False
 
+    def year_numbers(self, year: int) -> list[int]:
+        """The numbers of the decisions of `year` the index holds, in order (to tell a hole in the
+        Court's numbering from a year the index holds whole)."""
+        index, searcher, _ = self.searcher()
+        q = tantivy.Query.range_query(index.schema, "anno", tantivy.FieldType.Integer, year, year)
+        res = searcher.search(q, limit=5000)
+        return sorted(searcher.doc(a).to_dict()["numero"][0] for _, a in res.hits)
+
+    def index_meta(self) -> dict:
+        """What the index records about itself (sources, built_at, count, year_range)."""
+        return self._open()[1]
+
     def stats(self) -> CaseStats:
         index, searcher, meta = self.searcher()
         agg = searcher.aggregate(tantivy.Query.all_query(), {"t": {"terms": {"field": "tipologia", "size": 10}}})

@@ -945,7 +945,7 @@ class Verifier:
         does not', or a complete export Normattiva has just sent (for at_date) that lacks the key.
         Anything else — an upstream down, a stale cached copy served in its place, the API's
         ambiguous 'act not found' with the portal unreachable — is upstream_unavailable."""
-        from .tools.legislation import UNREACHABLE, Target, _act_version, _api_not_found_is_final, _article
+        from .services.legislation import UNREACHABLE, Target, act_version, api_not_found_is_final, served_article
 
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return _Outcome(status="upstream_unavailable", urn=r.urn,
@@ -956,13 +956,13 @@ class Verifier:
         since = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
         try:
             if key is None:
-                version, served, stale, _ = await _act_version(self.app, target, self.at)
+                version, served, stale, _ = await act_version(self.app, target, self.at)
                 self._versions.pop(version.urn, None)
                 return _Outcome(status="verified", urn=version.urn, checked_version=version.version, served_from=served,
                                 source_url=version.source_url, detail=f"{r.label}: the act exists (Normattiva)"
                                 + (" — stale cached copy" if stale else ""))
             try:
-                tr = await _article(self.app, target, key, self.at, 50_000_000, 0)
+                served = await served_article(self.app, target, key, self.at)
             except NotFound as exc:
                 if "portal" in exc.details and "range_hint" not in exc.details:
                     raise  # Normattiva confirmed the ACT does not exist: act_unresolvable below
@@ -970,12 +970,13 @@ class Verifier:
                     return _Outcome(status="not_found", urn=r.urn, served_from="normattiva_api",
                                     detail=f"art. {key} {r.label} is not in force on {self.at or 'today'} "
                                     f"(Normattiva: {exc.message[:200]})")
-                return await self._settle_after_live(c, r, key, since, exc, api_final=_api_not_found_is_final(exc, key))
-            r2 = _Resolved(urn=tr.urn, ref=r.ref, label=r.label)
-            return self._judge_article(c, r2, key, heading=tr.heading, text=tr.text, commi=[x.num for x in tr.commi],
-                                       repealed=tr.repealed, version=tr.in_force_date or ORIGINAL, served=tr.served_from,
-                                       source_url=tr.source_url, extra=" (stale cached copy)" if tr.stale else "",
-                                       lifecycle=tr.lifecycle)
+                return await self._settle_after_live(c, r, key, since, exc, api_final=api_not_found_is_final(exc, key))
+            a = served.article
+            r2 = _Resolved(urn=a.urn, ref=r.ref, label=r.label)
+            return self._judge_article(c, r2, key, heading=a.heading, text=a.text, commi=[x.num for x in a.commi],
+                                       repealed=a.repealed, version=a.in_force_date or ORIGINAL,
+                                       served=served.served_from, source_url=a.source_url,
+                                       extra=" (stale cached copy)" if served.stale else "", lifecycle=a.lifecycle)
         except IdentityMismatch as exc:
             return _Outcome(status="act_unresolvable", urn=None,
                             detail=f"{r.label}: Normattiva answered with another act ({exc.message}); the citation's "
@@ -1052,14 +1053,6 @@ class Verifier:
         built = (meta.get("built_at") or "0000")[:4]
         return year < int(built) if built.isdigit() else False
 
-    def _cost_numbers(self, year: int) -> list[int]:
-        import tantivy
-
-        index, searcher, _ = self.app.decisions.searcher()
-        q = tantivy.Query.range_query(index.schema, "anno", tantivy.FieldType.Integer, year, year)
-        res = searcher.search(q, limit=5000)
-        return sorted(searcher.doc(a).to_dict()["numero"][0] for _, a in res.hits)
-
     async def check_cost(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="a Constitutional Court citation needs number and year")
@@ -1075,8 +1068,8 @@ class Verifier:
             return _Outcome(status="out_of_corpus", detail="the Constitutional Court index is not built: not checked",
                             gap_note="build it with `it-eli index build`")
         except NotFound:
-            _, _, meta = await asyncio.to_thread(self.app.decisions.searcher)
-            nums = await asyncio.to_thread(self._cost_numbers, year)
+            meta = await asyncio.to_thread(self.app.decisions.index_meta)
+            nums = await asyncio.to_thread(self.app.decisions.year_numbers, year)
             contiguous = bool(nums) and nums == list(range(1, nums[-1] + 1))
             if self._cost_year_complete(meta, year) and contiguous:
                 return _Outcome(status="not_found", served_from="cortecost_index",
@@ -1098,8 +1091,8 @@ class Verifier:
         return out
 
     async def check_cassazione(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
-        from .tools.caselaw_live import it_cassazione_search
-        from .tools.legislation import UNREACHABLE
+        from .services.caselaw_live import it_cassazione_search
+        from .services.legislation import UNREACHABLE
 
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="a Cassazione citation needs number and year")
@@ -1124,8 +1117,8 @@ class Verifier:
                         "years and not every decision, so this is not proof that it does not exist")
 
     async def check_ga(self, c: Citation, year: int | None, number: str | None, ecli: str | None = None) -> _Outcome:
-        from .tools.caselaw_live import it_ga_search
-        from .tools.legislation import UNREACHABLE
+        from .services.caselaw_live import it_ga_search
+        from .services.legislation import UNREACHABLE
 
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="an administrative decision needs number and year")
@@ -1282,10 +1275,10 @@ def check_input(text: object) -> str:
 
 async def verify_text(app, text: str, *, at_date: str | None = None, offline: bool = False) -> VerifyResult:
     """Verify every citation in `text` (see the module docstring for the rules)."""
-    from .tools.legislation import _check_date
+    from .services.legislation import check_date
 
     text = check_input(text)
-    at = _check_date(at_date)
+    at = check_date(at_date)
     return await Verifier(app, at_date=at, offline=offline).run(text)
 
 

@@ -19,7 +19,7 @@ from aiohttp.test_utils import TestServer
 from it_eli.config import load_settings
 from it_eli.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import HttpClient
-from it_eli.tools import caselaw_live as tools
+from it_eli.services import caselaw_live as tools
 from tests import sentenzeweb_frontend as frontend
 
 SELECT = "/sncass/isapi/hc.dll/sn.solr/sn-collection/select"

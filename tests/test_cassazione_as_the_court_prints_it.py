@@ -20,7 +20,7 @@ from lxml import html as lxml_html
 
 from it_eli import sentenzeweb as sw
 from it_eli.http import HttpClient
-from it_eli.tools import caselaw_live as tools
+from it_eli.services import caselaw_live as tools
 from tests import sentenzeweb_frontend as fe
 from tests.test_caselaw_live_tools import live, upstream  # noqa: F401  (the local server fixtures)
 

@@ -317,7 +317,7 @@ async def test_real_portal_answers_each_sede_with_its_own_ecli_code(make_setting
     """Run when the portal can be reached: each of the 31 options answers, and its hits' ECLI court
     code is the one it_eli holds for that seat (the reported per-seat codes, checked live)."""
     from it_eli.http import HttpClient
-    from it_eli.tools import caselaw_live
+    from it_eli.services import caselaw_live
 
     settings = make_settings(throttle_seconds="1.5", http_timeout="30")
     async with HttpClient(settings) as client:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from it_eli.tools.caselaw_live import _TTLCache
+from it_eli.services.caselaw_live import _TTLCache
 
 
 def test_bounded_in_bytes_least_recently_used_goes_first():

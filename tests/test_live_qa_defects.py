@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestServer
 
 from it_eli.app import App
 from it_eli.budget import ENVELOPE_CHARS
-from it_eli.tools import caselaw_live
+from it_eli.services import caselaw_live
 from it_eli.tools.registry import call
 from tests.test_caselaw_live_tools import Upstream
 

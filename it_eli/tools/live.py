@@ -7,7 +7,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from . import caselaw_live as live
+from ..services import caselaw_live as live
 from .registry import tool
 
 

@@ -152,7 +152,6 @@ def _statute_coverage(store: StatuteStore) -> StatuteCoverage:
 def _decision_coverage(app) -> DecisionCoverage:
     try:
         stats = app.decisions.stats()
-        _, _, meta = app.decisions.searcher()
     except IndexMissing:
         return DecisionCoverage(built=False)
     home_dl = str(app.settings.home / "downloads")

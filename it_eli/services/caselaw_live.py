@@ -1,4 +1,4 @@
-"""Live case-law tools: Cassazione (SentenzeWeb) and Giustizia Amministrativa.
+"""Live case-law service: Cassazione (SentenzeWeb) and Giustizia Amministrativa.
 
 Plain async functions, no MCP import: each takes `(client, settings, **args)` and returns a
 msgspec Struct; failures are typed `it_eli.errors` exceptions. Answers are cached in memory
