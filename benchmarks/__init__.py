@@ -26,7 +26,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     ),
     "citations": (
         "benchmarks.bench_citations",
-        "Citation extraction throughput on 1 MB inputs, realistic and pathological (issue 5: linear time)",
+        "Citation extraction throughput on 1 MB inputs, realistic and pathological, and the n vs 8n time ratio per shape (issue 5: linear time)",
     ),
     "content": (
         "benchmarks.bench_content",

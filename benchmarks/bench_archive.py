@@ -2,10 +2,10 @@
 
     python -m benchmarks archive [--count 25000] [--seed 42] [--queries 60]
 
-1. Writes (or reuses) the SYNTHETIC archive (benchmarks/corpus.py) and builds its index in a
+1. Writes (or reuses) the SYNTHETIC archive (tests/synthetic_corpus.py) and builds its index in a
    work home (reused when already built from the same corpus).
 2. `export_index`: time, archive size, unpacked size.
-3. `import_archive` into an empty home: time; then the fixed query set (corpus.make_queries) is
+3. `import_archive` into an empty home: time; then the fixed query set (synthetic_corpus.make_queries) is
    run against both homes and the answers compared (ECLI, score, snippet, totals, facets); the
    same round trip on the real sample of the Court's archive.
 4. First use: a new home whose IT_ELI_CASELAW_INDEX_URL points at a real local aiohttp server
@@ -102,7 +102,7 @@ def main(argv: list[str]) -> int:
     from it_eli.decisions import build_index, DecisionIndex
     from it_eli.index_archive import export_index, import_archive
 
-    from .corpus import generate, make_queries
+    from tests.synthetic_corpus import generate, make_queries
 
     testdata = load_settings().testdata
     if not (testdata / "cortecost").is_dir():

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_verify import offline_env, prepare_home  # noqa: E402
+from tests.offline_home import offline_env, prepare_home  # noqa: E402
 from it_eli.config import load_settings  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
     python -m benchmarks cortecost [--count 25000] [--seed 42] [--queries 240] [--rounds 2]
 
-1. Writes (or reuses) a SYNTHETIC archive in the Court's layout (benchmarks/corpus.py).
+1. Writes (or reuses) a SYNTHETIC archive in the Court's layout (tests/synthetic_corpus.py).
 2. Builds each system's index in its own child process: build time (inside the child, archive
    read included), peak memory (max RSS of that child, from wait4's rusage), index size on disk.
 3. Runs the same fixed query set in-process against both, warm-up first, with and without a
@@ -473,7 +473,7 @@ def main(argv: list[str]) -> int:
         print(json.dumps(res))
         return 0
 
-    from .corpus import generate, make_queries
+    from tests.synthetic_corpus import generate, make_queries
 
     started = time.perf_counter()
     load_start = os.getloadavg()

@@ -23,81 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from it_eli.config import load_settings  # noqa: E402
-
-CLOSED = "http://127.0.0.1:9"
-
-
-def offline_env(home: Path) -> dict[str, str]:
-    return {
-        "IT_ELI_HOME": str(home), "IT_ELI_NORMATTIVA_URL": CLOSED, "IT_ELI_NORMATTIVA_API_URL": CLOSED + "/api",
-        "IT_ELI_SENTENZEWEB_URL": CLOSED + "/sw", "IT_ELI_GA_URL": CLOSED + "/ga", "IT_ELI_HTTP_TIMEOUT": "1",
-        "IT_ELI_HTTP_RETRIES": "0", "IT_ELI_THROTTLE_SECONDS": "0", "IT_ELI_AUTO_BUILD": "0",
-    }
-
-
-def prepare_home(settings, testdata: Path) -> None:
-    """Import every Normattiva export and build the COST sample index (idempotent)."""
-    from it_eli.decisions import DecisionIndex, build_index
-    from it_eli.statutes import StatuteStore, import_files
-
-    if not StatuteStore(settings).list_acts():
-        files = sorted(str(p) for p in (testdata / "normattiva-akn").glob("*.xml"))
-        rep = import_files(settings, files)
-        if rep.errors:
-            raise SystemExit(f"import errors: {rep.errors}")
-    if not DecisionIndex(settings).exists():
-        build_index(settings, [testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip"])
-
-
-def act_id(act) -> tuple | None:
-    """Comparable identity of an act, from an extracted ActRef or a labelled dict."""
-    if act is None:
-        return None
-    if isinstance(act, dict):
-        if act.get("code"):
-            return ("code", act["code"])
-        return (act["act_type"], act.get("number"), act.get("year"))
-    if act.code:
-        return ("code", act.code)
-    if act.act_type == "costituzione":
-        return ("code", "cost")
-    return (act.act_type, act.number, act.year)
-
-
-def key_of(item) -> tuple:
-    """Matching key of an expected dict or an extracted Citation."""
-    from it_eli.verify import canon_key
-
-    if isinstance(item, dict):
-        if item["kind"] == "statute":
-            art = canon_key(item["article"]) if item["article"] else None
-            return ("statute", art, act_id(item["act"]))
-        if item["kind"] == "case":
-            return ("case", item["court"], item["number"], item["year"])
-        return ("ecli", item["ecli"])
-    if item.kind == "statute":
-        art = canon_key(item.article) if item.article else None
-        return ("statute", art, act_id(item.act))
-    if item.kind == "case":
-        return ("case", item.court, item.decision_number, item.decision_year)
-    return ("ecli", item.ecli)
-
-
-def match(expected: list[dict], extracted: list) -> tuple[list[tuple[dict, int]], int, int]:
-    """Pairs (expected, index into extracted), plus counts of missed and spurious."""
-    free = list(range(len(extracted)))
-    pairs = []
-    missed = 0
-    keys = [key_of(c) for c in extracted]
-    for e in expected:
-        k = key_of(e)
-        hit = next((i for i in free if keys[i] == k), None)
-        if hit is None:
-            missed += 1
-            continue
-        free.remove(hit)
-        pairs.append((e, hit))
-    return pairs, missed, len(free)
+from tests.citation_match import key_of, match  # noqa: E402
+from tests.offline_home import offline_env, prepare_home  # noqa: E402
 
 
 async def run_table(app, cases, *, offline: bool = True, map_status=None):

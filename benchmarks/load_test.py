@@ -3,7 +3,7 @@
     python -m benchmarks load [--calls 5000] [--clients 50] [--synthetic 5000] [--stdio-rounds 10]
 
 1. Prepares a fresh IT_ELI_HOME under benchmarks/.work/load/: the Court index from the real
-   12-decision sample plus a SYNTHETIC corpus (benchmarks/corpus.py) so searches touch a realistic
+   12-decision sample plus a SYNTHETIC corpus (tests/synthetic_corpus.py) so searches touch a realistic
    number of documents, and every real Normattiva export in the test data imported as statutes.
 2. Starts `it-eli serve --transport http` as a subprocess with every upstream URL pointed at a
    closed local port (nothing can leave the machine; a call that tried would fail and be counted).
@@ -56,7 +56,7 @@ def prepare_home(work: Path, synthetic: int, log) -> tuple[Path, dict]:
     from it_eli.decisions import build_index
     from it_eli.statutes import import_files
 
-    from .corpus import generate
+    from tests.synthetic_corpus import generate
 
     testdata = _testdata()
     home = work / "home"
@@ -99,7 +99,7 @@ def load_pools(home: Path, rng: random.Random) -> Pools:
     from it_eli.decisions import DecisionIndex
     from it_eli.statutes import StatuteStore
 
-    from .corpus import make_queries
+    from tests.synthetic_corpus import make_queries
 
     settings = load_settings({"IT_ELI_HOME": str(home)})
     testdata = settings.testdata

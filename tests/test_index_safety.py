@@ -3,7 +3,7 @@
 The Court index is rebuilt into a fresh `builds/<id>` and published by swapping `CURRENT`, so a
 reader must never see a half-built index and a killed build must leave the previous one serving.
 The statute index is written by several processes through a file lock, so concurrent imports
-must queue up, not lose articles. The larger corpus is SYNTHETIC (benchmarks/corpus.py, built
+must queue up, not lose articles. The larger corpus is SYNTHETIC (tests/synthetic_corpus.py, built
 from the 12 real decisions) so that a build lasts long enough for a kill to land inside it.
 """
 
@@ -20,15 +20,13 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/ is not an installed package
-
-from benchmarks.corpus import generate  # noqa: E402
-from it_eli.config import load_settings  # noqa: E402
-from it_eli.decisions import DecisionIndex, build_index  # noqa: E402
-from it_eli.indexdir import IndexDir  # noqa: E402
-from it_eli.normattiva.akn import parse_act  # noqa: E402
-from it_eli.schema import META_FILE  # noqa: E402
-from it_eli.statutes import StatuteStore, version_label  # noqa: E402
+from it_eli.config import load_settings
+from it_eli.decisions import DecisionIndex, build_index
+from it_eli.indexdir import IndexDir
+from it_eli.normattiva.akn import parse_act
+from it_eli.schema import META_FILE
+from it_eli.statutes import StatuteStore, version_label
+from tests.synthetic_corpus import generate
 
 SYNTHETIC_COUNT = 600
 KILLS = 20

@@ -9,7 +9,7 @@ from it_eli.app import App
 from it_eli.config import load_settings
 from it_eli.normattiva.akn import parse_act
 from it_eli.normattiva.lifecycle import act_lifecycle, article_events
-from it_eli.provision_status import article_status, comma_status
+from it_eli.provision_status import article_status, comma_status, status_notes
 from it_eli.verify import verify_text
 from tests.content_cases import HELD_OUT
 
@@ -224,3 +224,101 @@ async def test_originale_is_the_decree_as_published(app):
     r = await _text(app, reference="urn:nir:stato:decreto.legge:2012-12-03;207~art1@originale")
     # the ORIGINAL export's art. 1 carries no (( )) marks: served as published, with nothing to warn about
     assert r.original and r.provision_status == "in_force" and not r.amended and not r.warnings
+
+
+# ---------------------------------------------------------------- search hits tell the status
+
+
+def _search(home, query, **kw):
+    from it_eli.statutes import StatuteStore
+
+    return StatuteStore(load_settings(_env(home))).search(query, **kw)
+
+
+def test_search_hit_of_a_struck_down_article_says_so(home):
+    hits = {h.human_readable_citation: h for h in _search(home, "adulterio", limit=10).hits}
+    h = hits["art. 559 c.p."]
+    assert h.provision_status == "declared_unconstitutional" and h.repealed is False
+    assert h.status_note.startswith("NOT law in force") and "n. 126" in h.status_note and "n. 147" in h.status_note
+    lapsed = [h for h in _search(home, "fondo di risoluzione", limit=10).hits if "D.L. 22 novembre 2015" in
+              h.human_readable_citation]
+    assert lapsed and all(h.provision_status == "lapsed" and "mancata conversione" in h.status_note for h in lapsed)
+    part = next(h for h in _search(home, "provvedimento abrogato", limit=10).hits if h.article == "21-septies")
+    assert part.provision_status == "partly_affected" and "comma 2 repealed" in part.status_note
+    assert "date of effect not stated in the export" in part.status_note
+
+
+def test_search_never_shows_an_out_of_force_article_as_in_force(home, testdata):
+    """Walk every article the exports record as out of force (repealed, struck down, lapsed) and
+    search for it by its own words within its act: whenever it comes back, the hit says so."""
+    import re
+
+    from it_eli.statutes import StatuteStore, version_label
+
+    store = StatuteStore(load_settings(_env(home)))
+    checked = 0
+    for path in sorted((testdata / AKN).glob("*.xml")):
+        act = parse_act(path.read_bytes())
+        if act.identity.version != "CONSOLIDATED":
+            continue
+        day = version_label(act.identity.version_date)
+        for a in act.articles:
+            st = article_status(a.lifecycle, day, repealed_flag=a.repealed, commi=[c.num for c in a.commi])
+            if st not in ("repealed", "declared_unconstitutional", "lapsed"):
+                continue
+            words = re.findall(r"[^\W\d_]{5,}", (a.heading or "") + " " + a.text)[:6]
+            if not words:
+                continue
+            res = store.search(" ".join(words), urn=act.identity.urn, at_date=day, limit=50)
+            hit = next((h for h in res.hits if h.article == a.key), None)
+            if hit is None:
+                continue
+            assert hit.provision_status != "in_force" and hit.status_note, (path.name, a.key)
+            checked += 1
+    assert checked > 100
+
+
+def test_repeal_notice_tells_no_date_of_effect_and_none_is_invented(home):
+    from it_eli.statutes import StatuteStore
+
+    store = StatuteStore(load_settings(_env(home)))
+    a = store.article_candidates("urn:nir:stato:legge:1990-08-07;241", "21-septies")[0]
+    ev = next(e for e in a.lifecycle if e.kind == "repealed" and e.comma == "2")
+    assert ev.since is None and ev.by_date == "2010-07-02" and ev.effect_by == a.in_force_date
+    notes = status_notes([ev], None)
+    assert "date of effect not stated in the export" in notes[0] and "since" not in notes[0]
+
+
+def test_a_repeal_has_no_effect_before_the_repealing_act_and_undecided_days_are_said():
+    from it_eli.normattiva.lifecycle import ProvisionEvent
+    from it_eli.provision_status import hit_status
+
+    text = "((ARTICOLO ABROGATO DAL D.LGS. 2 LUGLIO 2010, N. 104))"
+    events = article_events("7", text, [], "")
+    assert events[0].by_date == "2010-07-02" and events[0].since is None
+    # before the repealing act existed the article was not repealed, whatever text is held
+    assert article_status(events, "2009-05-01", repealed_flag=True) == "in_force"
+    assert "not yet in effect on 2009-05-01" in status_notes(events, "2009-05-01")[0]
+    # after it, the export alone cannot tell from when: counted out of force, and said so
+    assert article_status(events, "2010-08-01", repealed_flag=True) == "repealed"
+    assert "cannot be told from the export" in status_notes(events, "2010-08-01")[0]
+    # a text in force from 2011-01-01 that records the notice settles any day from then
+    held = [ProvisionEvent(**{**{f: getattr(events[0], f) for f in events[0].__struct_fields__}, "effect_by": "2011-01-01"})]
+    assert article_status(held, "2012-01-01", repealed_flag=True) == "repealed"
+    assert "cannot be told" not in status_notes(held, "2012-01-01")[0]
+    st, note = hit_status(held, "2012-01-01", repealed_flag=True)
+    assert st == "repealed" and "date of effect not stated in the export" in note
+
+
+async def test_get_text_of_a_repealed_comma_states_no_date_of_effect(app):
+    r = await _text(app, reference="art. 21-septies l. 241/1990")
+    w = next(w for w in r.warnings if "comma 2 repealed" in w)
+    assert "date of effect not stated in the export" in w and "(since" not in w
+
+
+async def test_get_text_says_when_the_export_gives_an_article_incomplete(app):
+    r = await _text(app, reference="art. 120 l. 633/1941")
+    assert r.text.startswith("2) senza pregiudizio") and r.heading is None
+    assert any("starts at item 2)" in w and "incomplete" in w for w in r.warnings)
+    whole = await _text(app, reference="art. 119 l. 633/1941")
+    assert not any("incomplete" in w for w in whole.warnings)

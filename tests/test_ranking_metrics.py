@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from benchmarks.ranking.metrics import evaluate, mrr_at_k, ndcg_at_k, recall_at_k
+from tests.ranking_metrics import evaluate, mrr_at_k, ndcg_at_k, recall_at_k
 
 
 def test_ndcg_perfect_single_answer_is_one():

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.bench_verify import key_of, match, offline_env, prepare_home
+from tests.citation_match import key_of, match
+from tests.offline_home import offline_env, prepare_home
 from it_eli.app import App
 from it_eli.config import load_settings
 from it_eli.verify import (

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.bench_verify import offline_env, prepare_home
+from tests.offline_home import offline_env, prepare_home
 from it_eli.app import App
 from it_eli.budget import ENVELOPE_CHARS
 from it_eli.config import load_settings
@@ -153,16 +153,13 @@ async def test_repeated_citations_are_reported_once_and_checked_once(home, monke
     assert _size(out) < 2500 and out["next_offset"] is None and not out["truncated"]
 
 
-async def test_a_megabyte_of_citations_is_quick_and_bounded(home):
-    import time
-
+async def test_a_megabyte_of_citations_is_answered_bounded(home):
+    """(How long it takes while other calls run: `python -m benchmarks heavy`.)"""
     unit = "Si applicano l'art. 52 c.p., l'art. 3 l. 241/1990, l'art. 99999 c.p. e l'art. 2043 c.c.; Corte cost., ord. n. 1 del 2001. "
     text = (unit * (1_000_000 // len(unit)))
     app = _app(home)
     try:
-        t0 = time.perf_counter()
         is_error, out = await call(app, "it_verify_citations", {"text": text, "offline": True})
-        elapsed = time.perf_counter() - t0
     finally:
         await app.close()
     n = 1_000_000 // len(unit)
@@ -170,7 +167,6 @@ async def test_a_megabyte_of_citations_is_quick_and_bounded(home):
     assert out["summary"]["citations"] == 5 * n and out["distinct_citations"] == 5
     assert out["citations"][0]["article"] == "99999" and out["citations"][0]["occurrences"] == n
     assert _size(out) < 10_000
-    assert elapsed < 30, elapsed  # once 65 s over stdio; a few seconds on a loaded 2-core machine
 
 
 async def test_offsets_out_of_range_are_typed_errors(home):

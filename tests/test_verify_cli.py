@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from benchmarks.bench_verify import offline_env, prepare_home
+from tests.offline_home import offline_env, prepare_home
 from it_eli.config import load_settings
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestServer
 
-from benchmarks.bench_verify import offline_env
+from tests.offline_home import offline_env
 from it_eli.app import App
 from it_eli.law.scanner import extract_citations
 from it_eli.config import load_settings

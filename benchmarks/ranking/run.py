@@ -7,8 +7,9 @@ collection (benchmarks/ranking/data.py says how each collection is built), then 
 targets of issue 13. With --out (default benchmarks/ranking/results/ for a full run) it also writes,
 per collection, the per-query nDCG@10 of it_eli against the best baseline (`perquery-<name>.tsv`,
 worst differences first) and a chart of every setup on every collection (`ranking.png`).
-`--small` is the CI-fast subset (a few acts + the casehold decisions) that
-tests/test_ranking_regression.py checks against expected.json; `--check` does the same here.
+`--small` is the CI-fast subset (a few acts + the casehold decisions); `--check` compares it_eli's
+figures on it with expected.json (tests/test_statute_ranking.py guards the user-visible side
+through the product's own search, with its own table).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 
 from .data import KNOWN_ITEM_CAP, load_collections, testdata_dir
-from .metrics import evaluate, ndcg_at_k
+from tests.ranking_metrics import evaluate, ndcg_at_k
 from .systems import all_systems
 
 HERE = Path(__file__).resolve().parent

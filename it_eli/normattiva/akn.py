@@ -84,6 +84,8 @@ class Article(msgspec.Struct):
     context: list[str] = msgspec.field(default_factory=list)
     # what the export records happened to it (repeals, Court declarations, conversion insertions)
     lifecycle: list[ProvisionEvent] = []
+    # what the export's own text lacks, said with the text: it opens at a later item of a list
+    text_gaps: list[str] = []
 
 
 class ActIdentity(msgspec.Struct):
@@ -983,12 +985,29 @@ def _finish(a: Article, identity: ActIdentity, code_found: bool) -> Article:
     if heading is not None and (not heading.strip() or _NO_HEADING_RE.match(heading.strip())):
         heading = None
     commi = [Comma(num=n, text=_lifecycle.clean_text(t, a.notes)) for n, t in (derived or raw_commi)]
+    clean = _lifecycle.clean_text(a.text, a.notes)
     return msgspec.structs.replace(
-        a, heading=heading, text=_lifecycle.clean_text(a.text, a.notes), commi=[c for c in commi if c.text],
+        a, heading=heading, text=clean, commi=[c for c in commi if c.text], text_gaps=_opening_gap(clean),
         lifecycle=events,
         repealed=a.repealed or any(e.kind == "repealed" and e.scope in ("article", "act") and not e.partial
                                    for e in events),
     )
+
+
+# a list item that is not a list's first: "2)", "3°", "b)", "c-bis)"
+_LATER_ITEM_RE = re.compile(r"^\(*\s*(?:(?P<n>\d{1,3})\s*[)°]|(?P<l>[b-z])(?:-?[a-z]+)?\))(?=\s)", re.IGNORECASE)
+
+
+def _opening_gap(text: str) -> list[str]:
+    """The export's text starts inside a list (l. 633/1941 art. 120 opens at "2)": the export has
+    neither the sentence introducing the list nor item 1, in no element): say so, so the words
+    are not taken for the whole article."""
+    m = _LATER_ITEM_RE.match(text or "")
+    if m is None or (m.group("n") is not None and int(m.group("n")) < 2):
+        return []
+    first = m.group(0).strip("( ")
+    return [f"the export's text of this article starts at item {first}: the words before it (the opening of the "
+            f"article and the earlier items) are missing from Normattiva's export, so this text is incomplete"]
 
 
 def _commi_from_text(text: str, *, code: bool) -> list[tuple[str, str]]:

@@ -42,6 +42,7 @@ __all__ = [
     "comma_verdict",
     "not_yet_in_force",
     "describe",
+    "in_effect",
 ]
 
 EventKind = Literal["repealed", "unconstitutional", "inserted_after_publication", "lapsed"]
@@ -61,6 +62,9 @@ class ProvisionEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=Tr
     since: str | None = None  # ISO date from which it has effect, when the export says or the law fixes it
     detail: str = ""  # the export's own words (the declaration, the notice)
     note: str | None = None  # the AGGIORNAMENTO number the export gives it
+    # when `since` is not known: the first day of the text that already records the event (the
+    # version it was read from), so it had effect by then at the latest; set when read from the store
+    effect_by: str | None = None
 
 
 class ActLifecycle(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -612,11 +616,36 @@ def _comma_key(s: str | None) -> str:
     return (s or "").replace(" ", "").lower()
 
 
+def in_effect(e: ProvisionEvent, day: str | None) -> bool | None:
+    """Whether the event had effect on `day`: True, False, or None when the export cannot say.
+
+    The repeal notices carry no date of effect. What bounds it: an act has no effect before the
+    date it bears (`by_date`), and a text in force from `effect_by` that already records the
+    event proves it had effect by then. Between the two it is undecided (None): callers count it
+    (the words held are not law in force) and say it is not known (`status_notes`).
+    """
+    if day is None:
+        return True
+    if e.since is not None:
+        return e.since <= day
+    if e.kind == "lapsed":
+        return True  # a decree-law not converted is without effect from the start
+    if e.by_date is not None and day < e.by_date:
+        return False
+    if e.effect_by is not None and e.effect_by <= day:
+        return True
+    return None
+
+
+def _counts(e: ProvisionEvent, day: str | None) -> bool:
+    return in_effect(e, day) is not False
+
+
 def struck_whole(events: list[ProvisionEvent], day: str | None = None) -> ProvisionEvent | None:
     """The event that took the whole article out of force (on `day`, when given), or None."""
     for e in events:
         if e.scope in ("article", "act") and not e.partial and e.kind in ("repealed", "unconstitutional", "lapsed"):
-            if day is None or e.since is None or e.since <= day:
+            if _counts(e, day):
                 return e
     return None
 
@@ -631,7 +660,7 @@ def comma_verdict(events: list[ProvisionEvent], comma: str, last_comma: str | No
         c = _comma_key(e.comma)
         if e.comma is None or not (c == want or (c == "ultimo" and last_comma and _comma_key(last_comma) == want)):
             continue
-        if day is not None and e.since is not None and e.since > day:
+        if not _counts(e, day):
             continue
         if e.scope == "comma" and not e.partial and whole is None:
             whole = e
@@ -665,7 +694,11 @@ def describe(e: ProvisionEvent) -> str:
     if e.kind == "repealed":
         verb = "partly repealed" if e.partial else "repealed"
         s = f"{what} {verb} by {e.by}" if e.by else f"{what} {verb}"
-        s += f" (since {e.since})" if e.since else (" (the export does not give the date of effect)")
+        if e.since:
+            s += f" (since {e.since})"
+        else:
+            s += " (date of effect not stated in the export"
+            s += f"; already recorded in the text in force on {e.effect_by})" if e.effect_by else ")"
         return s
     verb = "declared unconstitutional in part" if e.partial else "declared unconstitutional"
     s = f"{what} {verb} by {e.by}"

@@ -811,6 +811,7 @@ def _article_result(a: StoredArticle, *, at_date, served_from, stale, notes, siz
         warnings = [*warnings, "Normattiva's ORIGINAL export of a converted decree-law also carries changes made on "
                     "conversion (marked (( )) in the export): this wording may differ from the decree as published "
                     "in the G.U."]
+    warnings = [*a.text_gaps, *warnings]
     if amended_by and a.in_force_date and not original:
         version_note = (f"newest version held locally, dated {a.in_force_date}; not confirmed current: the local "
                         f"store holds later act(s) that amend this act ({'; '.join(amended_by)})")

@@ -1,19 +1,15 @@
-"""The benchmark corpus generator writes an archive it_eli.cortecost reads back completely."""
+"""The synthetic corpus generator (shared with the benchmarks) writes an archive it_eli.cortecost reads back completely."""
 
 from __future__ import annotations
 
 import io
 import json
-import sys
 import zipfile
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/ is not an installed package
-
-from benchmarks.corpus import SYNTHETIC_NOTE, generate, make_queries
 from it_eli.cortecost import SourceReport, iter_source
+from tests.synthetic_corpus import SYNTHETIC_NOTE, generate, make_queries
 
 
 def test_generated_archive_reads_back(testdata, tmp_path):
