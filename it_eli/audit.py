@@ -108,15 +108,17 @@ class AuditLog:
         return self._key
 
     # ------------------------------------------------------------ public
-    def record(self, tool: str, arguments: Any, out: Any, seconds: float, status: str) -> bool:
-        """Write one line; never raises. Returns whether the line was written."""
+    def record(self, tool: str, arguments: Any, out: Any, seconds: float, status: str, *,
+               output_bytes: int | None = None) -> bool:
+        """Write one line; never raises. Returns whether the line was written. `output_bytes`,
+        when the caller has already encoded the answer, spares encoding it again to measure it."""
         try:
             with self._lock:
                 line = msgspec.json.encode({
                     "ts": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
                     "tool": tool,
                     "input_hmac": input_hash(arguments, self.key),
-                    "output_bytes": _output_size(out),
+                    "output_bytes": _output_size(out) if output_bytes is None else output_bytes,
                     "ms": round(seconds * 1000, 2),
                     "status": status,
                     "pid": os.getpid(),

@@ -30,11 +30,20 @@ def later_amending_acts(store: StatuteStore, a: StoredArticle, *, limit: int = 3
     names this act next to a verb of amendment ("sono apportate le seguenti modificazioni")."""
     if not a.act_date or not a.act_number or not a.in_force_date:
         return []
-    phrase = _act_phrase(a.act_date, a.act_number)
+    from .normattiva.clock import today_iso
+
+    # the answer depends only on the store's content (and, through the search's in-force filter,
+    # on the day): computed once per index generation, not on every it_get_text of the article
+    key = ("later_amending_acts", a.urn, a.act_date, a.act_number, a.in_force_date, limit, today_iso())
     try:
-        res = store.search(f'"{phrase}"', limit=50)
+        return list(store._memoized(key, lambda: _later_amending_acts(store, a, limit)))
     except Exception:  # a search problem must not break serving the text; it only loses the warning
         return []
+
+
+def _later_amending_acts(store: StatuteStore, a: StoredArticle, limit: int) -> list[str]:
+    phrase = _act_phrase(a.act_date, a.act_number)
+    res = store.search(f'"{phrase}"', limit=50)  # a failure is not memoized (the caller catches it)
     found: dict[str, str] = {}
     for h in res.hits:
         if h.urn == a.urn or h.urn in found:

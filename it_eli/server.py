@@ -21,7 +21,7 @@ from . import __version__
 from .app import App
 from .progress import McpProgress, reporting
 from .tools import load_all
-from .tools.registry import TOOLS, ToolError, call, input_schema, output_schema
+from .tools.registry import TOOLS, ToolError, call_encoded, input_schema, output_schema
 
 log = logging.getLogger(__name__)
 _ERROR_FIELDS = {f.encode_name for f in msgspec.structs.fields(ToolError)}  # a typed error body
@@ -48,36 +48,42 @@ def build_server(app: App) -> Server:
         )
         for spec in TOOLS.values()
     ]
+    # The SDK checks a call's Mcp-Param-* headers against the tool's input schema; without this
+    # lookup it runs and serializes the whole tools/list on every call (a tenth of the server's
+    # CPU under load).
+    input_schemas = {t.name: t.input_schema for t in tool_list}
 
     async def on_list_tools(ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tool_list)
 
-    async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx, params: types.CallToolRequestParams) -> dict:
         # long work (first-use build, downloads, large verifications) reports progress; the SDK
         # sends it as notifications/progress when the client gave a progress token, else drops it
         progress = McpProgress(ctx.session.report_progress)
         with reporting(progress):
-            is_error, payload = await call(app, params.name, params.arguments, client=id(ctx.session))
+            is_error, payload, body = await call_encoded(app, params.name, params.arguments, client=id(ctx.session))
         await progress.flush()
         if params.name not in TOOLS:
             # a protocol error, as the MCP spec lists unknown tools (the call is audited above)
             raise MCPError(types.INVALID_PARAMS, payload["message"], data={"valid": payload.get("valid")})
-        text = msgspec.json.encode(payload).decode()  # the answer encoded once, at C speed
+        text = body.decode()  # the answer encoded once (by the registry), at C speed
         # A typed error body {code, message, valid, details} is not the tool's result type, so it
         # goes as text only: clients validate structuredContent against the outputSchema even when
         # isError is set. A result that is an error in substance (a hallucination found by
         # it_verify_citations) keeps its structured body, which conforms.
         typed_error = is_error and set(payload) <= _ERROR_FIELDS
-        return types.CallToolResult(
-            content=[types.TextContent(text=text)],
-            structured_content=None if typed_error else payload,
-            is_error=is_error,
-        )
+        # The CallToolResult in its wire form: the SDK validates and dumps a result once more
+        # anyway, and a model built here would walk the whole answer a third time.
+        result = {"content": [{"type": "text", "text": text}], "isError": is_error, "resultType": "complete"}
+        if not typed_error:
+            result["structuredContent"] = payload
+        return result
 
     return Server(
         "it_eli",
         version=__version__,
         instructions=INSTRUCTIONS,
+        get_tool_input_schema=input_schemas.get,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )

@@ -145,15 +145,40 @@ MAX_GUESSES = 5
 MAX_GUESS_CHARS = 64
 
 
+class _Args(msgspec.Struct, frozen=True):
+    """What a parameter Struct's fields are, worked out once per type (msgspec.structs.fields
+    evaluates every annotation again at each call: it was a third of a light call's CPU)."""
+
+    names: tuple[str, ...]  # as the client writes them
+    known: frozenset[str]
+    attrs: tuple[str, ...]  # as the tool function takes them
+    listing: str  # for error messages
+
+
+_ARGS: dict[type, _Args] = {}
+
+
+def _args_of(params: type) -> _Args:
+    info = _ARGS.get(params)
+    if info is None:
+        fields = msgspec.structs.fields(params)
+        names = [f.encode_name for f in fields]
+        info = _ARGS[params] = _Args(
+            names=tuple(names), known=frozenset(names), attrs=tuple(f.name for f in fields),
+            listing=", ".join(names) if names else "none (this tool takes no arguments)",
+        )
+    return info
+
+
 def decode_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Any:
     """The arguments as the tool's parameter Struct. An argument the tool does not have is an
     error, never silently dropped: a misspelt filter (`sezione`, `annno`) would otherwise give
     unfiltered results that look filtered."""
-    names = [f.encode_name for f in msgspec.structs.fields(spec.params)]
-    fields = ", ".join(names) if names else "none (this tool takes no arguments)"
+    info = _args_of(spec.params)
+    names, fields = info.names, info.listing
     if arguments is not None and not isinstance(arguments, dict):
         raise InvalidArg(f"{spec.name}: arguments must be an object", valid=f"an object with: {fields}")
-    unknown = [k for k in (arguments or {}) if k not in names]
+    unknown = [k for k in (arguments or {}) if k not in info.known]
     if unknown:
         # bounded: a did-you-mean for the first few short names only (340k unknown names, or one
         # of a megabyte, must not cost seconds of difflib)
@@ -260,6 +285,14 @@ async def call(app, name: str, arguments: dict[str, Any] | None, *, client: Any 
 
     `client` (the MCP session) is admitted through the per-client caps (it_eli/workers.py); the
     call runs under its deadline (it_eli/deadline.py)."""
+    is_error, out, _ = await call_encoded(app, name, arguments, client=client)
+    return is_error, out
+
+
+async def call_encoded(app, name: str, arguments: dict[str, Any] | None, *,
+                       client: Any = None) -> tuple[bool, dict[str, Any], bytes]:
+    """`call`, plus the answer encoded as JSON: encoded once here, it is both the size the audit
+    line records and the text the MCP adapter sends."""
     from . import load_all
 
     load_all()
@@ -268,14 +301,16 @@ async def call(app, name: str, arguments: dict[str, Any] | None, *, client: Any 
     if spec is None:
         err = ToolError(code="invalid_arg", message=f"unknown tool {str(name)[:100]!r}", valid="one of: " + ", ".join(sorted(TOOLS)))
         out = msgspec.to_builtins(err)
+        body = msgspec.json.encode(out)
         audit = getattr(app, "audit", None)
         if audit is not None:
             # the name is client-chosen text (it may carry client data): not written verbatim
-            audit.record(UNKNOWN_TOOL, arguments, out, time.monotonic() - started, "invalid_arg")
-        return True, out
+            audit.record(UNKNOWN_TOOL, arguments, out, time.monotonic() - started, "invalid_arg",
+                         output_bytes=len(body))
+        return True, out, body
     try:
         params = decode_args(spec, arguments)
-        kwargs = {f.name: getattr(params, f.name) for f in msgspec.structs.fields(spec.params)}
+        kwargs = {a: getattr(params, a) for a in _args_of(spec.params).attrs}
         gate = app.extras.setdefault("client_gate", ClientGate()) if hasattr(app, "extras") else ClientGate()
         async with gate.admit(client):
             result = await within_deadline(spec.fn(app, **kwargs), _deadline(app), name)
@@ -295,7 +330,8 @@ async def call(app, name: str, arguments: dict[str, Any] | None, *, client: Any 
             ToolError(code="internal_error", message=f"{type(exc).__name__}: {str(exc)[:300]}", valid=None)
         )
         is_error, status = True, "internal_error"
+    body = msgspec.json.encode(out)
     audit = getattr(app, "audit", None)
     if audit is not None:
-        audit.record(name, arguments, out, time.monotonic() - started, status)
-    return is_error, out
+        audit.record(name, arguments, out, time.monotonic() - started, status, output_bytes=len(body))
+    return is_error, out, body
