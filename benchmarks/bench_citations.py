@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from it_eli.citations.extract import extract_citations  # noqa: E402
+from it_eli.law.scanner import extract_citations  # noqa: E402
 from tests.citation_cases import CASES  # noqa: E402
 
 MB = 1_000_000

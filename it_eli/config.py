@@ -149,7 +149,13 @@ def _url(env: Mapping[str, str], name: str) -> str:
 
 
 def _flag(env: Mapping[str, str], name: str) -> bool:
-    return env.get(name, ENV_VARS[name][0]).strip().lower() not in ("0", "false", "no", "off")
+    """A yes/no setting; anything else is refused, so a typo never flips a safety switch."""
+    raw = (env.get(name, "").strip() or ENV_VARS[name][0]).lower()
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise InvalidArg(f"{name}={raw!r} is not a yes/no setting", valid="1/true/yes/on or 0/false/no/off")
 
 
 def _optional_url(env: Mapping[str, str], name: str) -> str | None:
@@ -206,10 +212,6 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         http_session_idle_seconds=max(1.0, float(_number(env, "IT_ELI_HTTP_SESSION_IDLE_SECONDS", float))),
         http_read_timeout=max(0.1, float(_number(env, "IT_ELI_HTTP_READ_TIMEOUT", float))),
     )
-
-
-def _flag(env: Mapping[str, str], name: str) -> bool:
-    return env.get(name, ENV_VARS[name][0]).strip().lower() in ("1", "true", "yes", "on")
 
 
 def _names(env: Mapping[str, str], name: str) -> tuple[str, ...]:

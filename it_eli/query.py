@@ -19,6 +19,7 @@ from unidecode import unidecode
 
 from .analysis import Analyzer
 from .errors import InvalidArg, QueryError
+from .law.forms import citation_phrases
 
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 128  # words with a letter or digit; pasted massima headings run to 60-95 words
@@ -317,6 +318,10 @@ def parse_query(text: str) -> ParsedQuery:
     root = parser.parse()
     if root is None:
         raise QueryError("the query has no searchable words", valid='some words, a "phrase", AND/OR/NOT, field:word')
+    phrases = citation_phrases(text)
+    if phrases:  # a citation: also the forms the texts write it in (it_eli.law.forms)
+        root = Or([root, *(Term(text=w, phrase=True, slop=slop) for w, slop in phrases)])
+        notes.append("read as a citation: also matched as " + "; ".join(f'"{w}"' for w, _ in phrases[:3]))
     return ParsedQuery(root=root, notes=notes, plain_words=parser.plain_words)
 
 

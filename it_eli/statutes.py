@@ -190,7 +190,7 @@ def now_iso() -> str:
 
 
 def _citation(src: dict, article: str | None = None) -> str:
-    from .normattiva import codes, urn as urnmod
+    from .law import codes, urn as urnmod
 
     act_type, number, date, year = src.get("act_type"), src.get("act_number"), src.get("act_date"), src.get("act_year")
     code = codes.lookup_act(act_type, year, number) if (act_type and year and number) else None
@@ -209,7 +209,7 @@ def _citation(src: dict, article: str | None = None) -> str:
 
 def _article_citation(key: str) -> str:
     """How a key is cited: 'art. 2043', 'disp. trans. XVIII', 'art. 12 allegato II.12', 'art. 1' (dec-1)."""
-    from .normattiva.akn import _int_to_roman
+    from .law.grammar import int_to_roman as _int_to_roman
 
     m = re.fullmatch(r"disp-trans-(\d+)", key)
     if m:

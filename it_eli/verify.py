@@ -29,11 +29,11 @@ from . import progress
 from .analysis import Analyzer
 from .budget import ENVELOPE_CHARS
 from .content_meaning import antonym_clash
-from .citations.extract import CODE_ACTS, COURT_NAMES, Citation, extract_citations
+from .law.scanner import COURT_NAMES, Citation, extract_citations
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
-from .normattiva import codes as codesmod
-from .normattiva import urn as urnmod
-from .normattiva.akn import normalize_article_key
+from .law import codes as codesmod
+from .law import urn as urnmod
+from .law.grammar import LATIN, article_order, canon_key, nearest_articles
 from .normattiva.lifecycle import describe as describe_event
 from .provision_status import comma_status, item_status, whole_status
 from .statutes import ORIGINAL, ActVersion, StatuteStore
@@ -114,8 +114,9 @@ class CheckedCitation(msgspec.Struct, kw_only=True):
     detail: str
     start: int
     end: int
-    urn: str | None = None  # the act the citation resolved to
+    urn: str | None = None  # the act the citation resolved to; else the URN its text identifies (offline too)
     ecli: str | None = None
+    eli: str | None = None  # EU acts: their ELI (not on Normattiva)
     article: str | None = None  # normalised key
     comma: str | None = None
     lettera: str | None = None  # 'a' / 'a,b' / 'a-bis'
@@ -210,54 +211,16 @@ class VerifyAnswer(msgspec.Struct, kw_only=True):
 
 # ---------------------------------------------------------------- helpers
 
-_LATIN_ORDER = {
-    "bis": 2, "ter": 3, "quater": 4, "quinquies": 5, "sexies": 6, "septies": 7, "octies": 8, "novies": 9,
-    "nonies": 9, "decies": 10, "undecies": 11, "duodecies": 12, "terdecies": 13, "tredecies": 13,
-    "quaterdecies": 14, "quinquiesdecies": 15, "quindecies": 15, "sexiesdecies": 16, "sedecies": 16,
-    "septiesdecies": 17, "octiesdecies": 18, "duodevicies": 18, "noviesdecies": 19, "undevicies": 19,
-    "vicies": 20,
-}
-
-
-def canon_key(key: str) -> str:
-    """One spelling per article/comma key: Normattiva prints both 'nonies' and 'novies'."""
-    try:
-        k = normalize_article_key(key)
-    except ItEliError:
-        k = key.strip().lower()
-    return k.replace("nonies", "novies")
-
-
-def _key_parts(key: str) -> tuple[int, int, str] | None:
-    m = re.match(r"^(\d+)(?:-([a-z]+))?(\.\d+)?$", key)
-    if not m:
-        return None
-    return int(m.group(1)), _LATIN_ORDER.get(m.group(2) or "", 1 if not m.group(2) else 99), m.group(3) or ""
-
-
-def nearest_keys(keys: list[str], key: str) -> list[str]:
-    """The existing neighbours of a missing key: '21-septies' -> ['21-sexies', '21-octies']."""
-    want = _key_parts(key)
-    if want is None:
-        return []
-    parsed = [(p, k) for k in keys if (p := _key_parts(k)) is not None]
-    same = sorted((p, k) for p, k in parsed if p[0] == want[0])
-    pool = same if (same and want[1] > 1) else sorted(parsed)
-    below = [k for p, k in pool if p < want]
-    above = [k for p, k in pool if p > want]
-    return ([below[-1]] if below else []) + ([above[0]] if above else [])
-
-
 def range_hint(keys: list[str], key: str) -> tuple[str, list[str]]:
     numeric = [k for k in keys if k[:1].isdigit()]
     other = len(keys) - len(numeric)
-    ordered = sorted(numeric, key=lambda k: _key_parts(k) or (10**6, 0, ""))
+    ordered = sorted(numeric, key=lambda k: article_order(k) or (10**6, 0, 0))
     hint = f"the act has {len(keys)} articles"
     if ordered:
         hint += f", numbered from {ordered[0]} to {ordered[-1]}"
     if other:
         hint += f" (plus {other} other provisions, e.g. {next(k for k in keys if not k[:1].isdigit())})"
-    near = nearest_keys(numeric, key)
+    near = nearest_articles(numeric, key)
     if near:
         hint += "; nearest existing: " + ", ".join(near)
     return hint, near
@@ -475,7 +438,7 @@ def comma_in_text(text: str, comma: str) -> bool:
     return re.search(rf"(?:^|[\s(])(?:{alt})\.\s+(?:\(\(\s*)?[A-ZÀ-Ý«\"“(]", text) is not None
 
 
-_LATIN_ALT = "|".join(sorted(_LATIN_ORDER, key=len, reverse=True))
+_LATIN_ALT = LATIN
 # Lettere and numeri as the exports print them (the parser puts each <point> on its own line,
 # its <num> first): "a) ...", "a-bis) ...", "((b) ...", numbers "1) ..." or "1° ...". Inline lists
 # ("...: a) ...; b) ...") count too; a cross-reference ("lettera a)", "(articolo 90)") does not.
@@ -601,7 +564,8 @@ def _citation_key(c: Citation, group: list[Citation]) -> tuple:
     """What a citation's verdict depends on: everything but where it stands in the text. A
     description is judged with the articles cited with it ('artt. 575 e 577 c.p. (omicidio)')
     and its verdict quotes the citation, so then the group and the text count too."""
-    act = msgspec.json.encode(c.act) if c.act is not None else None
+    # where the act is named is not part of it (the same act cited twice is one check)
+    act = msgspec.json.encode(msgspec.structs.replace(c.act, start=-1, end=-1)) if c.act is not None else None
     described = None
     if c.description:
         described = (c.raw, tuple(g.article for g in group if g.act is c.act))
@@ -702,19 +666,17 @@ class Verifier:
             return _Resolved(urn="urn:nir:stato:costituzione", ref=urnmod.parse_urn("urn:nir:stato:costituzione"), label="Cost.")
         act_type, number, year, date = act.act_type, act.number, act.year, act.date
         if act.act_type == "codice":
-            if act.code in ("preleggi", "disp-att-cc", "disp-att-cpc", "disp-att-cpp"):
-                return _Outcome(
-                    status="act_unresolvable",
-                    detail=f"{act.raw}: an annex/implementing act it_eli does not map to its own URN, so its "
-                    "articles cannot be told apart from the code's",
-                )
             code = codesmod.CODES_BY_ID.get(act.code or "")
-            if code is not None:
-                return _Resolved(urn=code.urn, ref=urnmod.parse_urn(code.urn), label=code.abbreviation)
-            if act.code not in CODE_ACTS:
+            if code is None or not code.urn:
                 return _Outcome(status="act_unresolvable", detail=f"{act.raw}: unknown code")
-            act_type, number, year = CODE_ACTS[act.code]
-            date = None
+            if code.annex_of:
+                return _Outcome(
+                    status="act_unresolvable", urn=code.api_urn,
+                    detail=f"{act.raw}: an annex filed under the same act as the "
+                    f"{codesmod.CODES_BY_ID[code.annex_of].name.lower()} ({code.urn}), so its articles cannot be told "
+                    "apart from the code's in the index",
+                )
+            return _Resolved(urn=code.urn, ref=urnmod.parse_urn(code.urn), label=code.abbreviation)
         if act_type in ("legge.regionale", "legge.provinciale"):
             return _Outcome(status="out_of_corpus", gap_note=REGIONAL_FALLBACK,
                             detail=f"{act.raw}: regional and provincial laws are outside the national corpus it_eli checks")
@@ -879,7 +841,7 @@ class Verifier:
                 have = [canon_key(x) for x in commi]
                 missing = [w for w in wanted if w != "ultimo" and canon_key(w) not in have and not comma_in_text(text, w)]
                 if missing:
-                    near = nearest_keys(have, canon_key(missing[0]))
+                    near = nearest_articles(have, canon_key(missing[0]))
                     return _Outcome(status="not_found",
                                     detail=f"{where} exists but has no comma {', '.join(missing)}" + extra,
                                     range_hint=f"art. {key} has {len(have)} commi, numbered from {have[0]} to {have[-1]}"
@@ -1250,7 +1212,9 @@ class Verifier:
                         art = c.article
                     keys[c.article] = art
             cc = CheckedCitation(
-                raw=c.raw, kind=c.kind, status=o.status, detail=o.detail, start=c.start, end=c.end, urn=o.urn, ecli=ecli,
+                raw=c.raw, kind=c.kind, status=o.status, detail=o.detail, start=c.start, end=c.end,
+                urn=o.urn or (c.act.urn if c.act is not None else None), ecli=ecli,
+                eli=c.act.eli if c.act is not None else None,
                 article=art, comma=c.comma, lettera=c.lettera, numero=c.numero, court=c.court, court_seat=c.court_seat,
                 decision_number=c.decision_number,
                 decision_year=c.decision_year, range_hint=o.range_hint, nearest=list(o.nearest), description=c.description,

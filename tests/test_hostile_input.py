@@ -22,7 +22,7 @@ from aiohttp.test_utils import TestServer
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from it_eli import ga
-from it_eli.citations.extract import extract_citations
+from it_eli.law.scanner import extract_citations
 from it_eli.config import load_settings
 from it_eli.cortecost import SourceReport, iter_source
 from it_eli.errors import InvalidArg, ItEliError, QueryError

@@ -23,7 +23,7 @@ from it_eli.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavail
 from it_eli.http import MAX_RETRY_AFTER, HttpClient, download_to_file
 from it_eli.normattiva import api
 from it_eli.normattiva.akn import parse_act
-from it_eli.normattiva.urn import parse_urn
+from it_eli.law.urn import parse_urn
 from it_eli.tools import caselaw_live
 from it_eli.tools.registry import call
 from tests.normattiva_server import API_PREFIX, NormattivaServer

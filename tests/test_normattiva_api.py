@@ -10,9 +10,9 @@ import pytest
 
 from it_eli.errors import IdentityMismatch, InvalidArg, NotAvailable, NotFound, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import HttpClient
+from it_eli.law.urn import parse_urn
 from it_eli.normattiva import api, clock
 from it_eli.normattiva.clock import frozen_today
-from it_eli.normattiva.urn import parse_urn
 from tests.normattiva_server import NormattivaServer
 
 MCP = "normattiva-api/normattiva-mcp/tests/fixtures/risposte/"

@@ -7,7 +7,7 @@ import pytest
 from it_eli.errors import IdentityMismatch, InvalidArg, NotAvailable, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import HttpClient
 from it_eli.normattiva import portal
-from it_eli.normattiva.urn import parse_eli, parse_urn
+from it_eli.law.urn import parse_eli, parse_urn
 from tests.normattiva_server import NormattivaServer
 
 L241 = "urn:nir:stato:legge:1990-08-07;241"

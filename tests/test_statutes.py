@@ -14,7 +14,7 @@ import pytest
 from it_eli.app import App
 from it_eli.config import load_settings
 from it_eli.errors import IndexSchemaMismatch
-from it_eli.normattiva.urn import parse_urn
+from it_eli.law.urn import parse_urn
 from it_eli.schema import META_FILE
 from it_eli.statutes import StatuteStore, import_files
 from it_eli.tools.registry import call

@@ -20,10 +20,10 @@ from it_eli.verify import (
     canon_key,
     comma_in_text,
     content_score,
-    nearest_keys,
     range_hint,
     verify_text,
 )
+from it_eli.law.grammar import nearest_articles as nearest_keys
 from tests.verify_cases import CASES, NC, UU
 
 # ---------------------------------------------------------------- fixtures
@@ -215,7 +215,7 @@ async def test_table_offline(app):
     problems = []
     for cid, text, expected in CASES:
         res = await verify_text(app, text, offline=True)
-        from it_eli.citations.extract import extract_citations
+        from it_eli.law.scanner import extract_citations
 
         pairs, missed, spurious = match(expected, extract_citations(text))
         if missed or spurious:
@@ -237,7 +237,7 @@ async def test_table_with_upstream_on_a_closed_port(app):
     """offline=false but nothing answers: acts missing locally are upstream_unavailable, never not_found."""
     for cid, text, expected in CASES:
         res = await verify_text(app, text, offline=False)
-        from it_eli.citations.extract import extract_citations
+        from it_eli.law.scanner import extract_citations
 
         pairs, _, _ = match(expected, extract_citations(text))
         for e, i in pairs:

@@ -24,7 +24,7 @@ from aiohttp.test_utils import TestServer
 
 from benchmarks.bench_verify import offline_env
 from it_eli.app import App
-from it_eli.citations.extract import extract_citations
+from it_eli.law.scanner import extract_citations
 from it_eli.config import load_settings
 from it_eli.statutes import import_files
 from it_eli.verify import GAP_KINDS, check_items, verify_text

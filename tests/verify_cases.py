@@ -320,7 +320,7 @@ CASES: list[tuple[str, str, list[dict]]] = [
     ("gdpr", "Il titolare deve dimostrare la base giuridica ai sensi dell'art. 6 GDPR.", [S("6", "gdpr", OC)]),
     ("backref-none", "Ai sensi dell'art. 4 della citata legge, il termine è perentorio.", [S("4", None, AU)]),
     ("preleggi", "L'interpretazione segue l'art. 12 disp. prel. c.c.", [S("12", "preleggi", AU)]),
-    ("disp-att", "Si applica l'art. 118 disp. att. c.p.c. sulla motivazione.", [S("118", "disp-att-cpc", AU)]),
+    ("disp-att", "Si applica l'art. 118 disp. att. c.p.c. sulla motivazione.", [S("118", "disp-att-cpc", NC)]),
     ("lr", "Il piano è approvato ai sensi dell'art. 12 della legge regionale 12 marzo 2005, n. 12.",
      [S("12", "lr 12/2005", OC)]),
     ("dm-nonum", "Le norme tecniche sono contenute nel d.m. 17 gennaio 2018, paragrafo 8.", [{"kind": "statute",

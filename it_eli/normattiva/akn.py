@@ -34,7 +34,9 @@ import msgspec
 from lxml import etree
 
 from it_eli.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
-from it_eli.normattiva import latin as _latin
+from it_eli.law.grammar import KEY_RE as _KEY_RE
+from it_eli.law.grammar import LATIN as _LATIN
+from it_eli.law.grammar import int_to_roman, normalize_article_key, roman_to_int
 from it_eli.normattiva import lifecycle as _lifecycle
 from it_eli.normattiva.lifecycle import ActLifecycle, ProvisionEvent
 
@@ -138,85 +140,7 @@ class Act(msgspec.Struct, dict=True):
 # Article keys
 # --------------------------------------------------------------------------------------------
 
-# Latin multiplicative adverbs used for inserted articles/commi: one grammar shared with the URN
-# parser and the tools (latin.py), compound forms first ("ter decies" is one suffix).
-_LATIN = _latin.LATIN
-_KEY_RE = re.compile(
-    r"(?P<n>\d+)\s*[-_\s]?\s*(?P<lat>" + _LATIN + r")?(?![a-z])\s*(?:[._\s]?\s*(?P<sub>\d+)(?![\d]))?",
-    re.IGNORECASE,
-)
-_ART_PREFIX_RE = re.compile(r"^\s*(?:art(?:icol[oi])?|artt)\s*[._]?\s*", re.IGNORECASE)
-_ROMAN_RE = re.compile(r"^[ivxlcdm]+$", re.IGNORECASE)
-_DISP_TRANS_RE = re.compile(
-    r"^\s*(?:disp(?:osizion[ei])?\.?[\s_-]*)?trans(?:itori[ae])?\.?(?:[\s_-]*e[\s_-]*finali?)?"
-    r"[\s._-]*(?P<n>[ivxlcdm]+|\d+)\.?\s*$"
-    r"|^\s*(?P<n2>[ivxlcdm]+|\d+)\.?[\s_-]*disp(?:osizion[ei])?\.?[\s_-]*trans(?:itori[ae])?\.?\s*$",
-    re.IGNORECASE,
-)
-
-
-def roman_to_int(s: str) -> int | None:
-    """Value of a roman numeral ("XVIII" -> 18), None when `s` is not one."""
-    s = (s or "").strip().upper()
-    if not s or not _ROMAN_RE.match(s):
-        return None
-    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
-    total = 0
-    for i, ch in enumerate(s):
-        v = values[ch]
-        if i + 1 < len(s) and values[s[i + 1]] > v:
-            total -= v
-        else:
-            total += v
-    # Reject non-canonical spellings ("IIII", "VX") so that words are not taken for numbers.
-    return total if _int_to_roman(total) == s else None
-
-
-def _int_to_roman(n: int) -> str:
-    out = []
-    for v, sym in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-                   (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
-        while n >= v:
-            out.append(sym)
-            n -= v
-    return "".join(out)
-
-
-def normalize_article_key(raw: str) -> str:
-    """Canonical article key: `2043`, `21-septies`, `25-bis.1`, `102-terdecies`, `disp-trans-18`.
-
-    Why: users, citations and the export itself spell the same article many ways ("Art. 21
-    septies", "21septies", "art_25bis1", "25 bis.1"); keys must meet in one spelling. Anything
-    that is not recognisably an article number is returned as a lowercase slug (so internal keys
-    such as `dec-1` or `allegato-i.1-art-3` pass through unchanged).
-    """
-    if raw is None or not re.search(r"[0-9A-Za-z]", raw):
-        raise InvalidArg(
-            "article key is empty",
-            valid="an article number such as '2043', '21-septies', '25-bis.1' or 'disp-trans-18'",
-        )
-    s = raw.strip()
-    m = _DISP_TRANS_RE.match(s)
-    if m:
-        n = m.group("n") or m.group("n2")
-        value = int(n) if n.isdigit() else roman_to_int(n)
-        if value:
-            return f"disp-trans-{value}"
-    body = _ART_PREFIX_RE.sub("", s, count=1)
-    m = _KEY_RE.match(body)
-    if m and m.group("n"):
-        rest = body[m.end():]
-        # Accept trailing punctuation or a following citation ("2043 c.c.", "1, comma 2").
-        if not rest.strip(" .") or re.match(r"^[\s,;:)(.]", rest) or m.group(0)[-1:].isspace():
-            key = m.group("n")
-            if m.group("lat"):
-                # "nonies" and "novies" are both printed for the same suffix (c.p.p. 33-novies).
-                key += "-" + _latin.canonical_suffix(m.group("lat"))
-            if m.group("sub"):
-                key += "." + m.group("sub")
-            return key
-    slug = re.sub(r"\s+", "-", s.lower()).strip("-")
-    return re.sub(r"-{2,}", "-", slug)
+# Article keys, Roman numerals and Latin suffixes live in the legal-language core (it_eli.law.grammar).
 
 
 # --------------------------------------------------------------------------------------------
@@ -943,7 +867,7 @@ def _attachment_articles(act, identity: ActIdentity, start_order: int) -> tuple[
             body = "\n".join(lines)
             art = Article(
                 key=f"disp-trans-{roman}",
-                num=label or _int_to_roman(roman),
+                num=label or int_to_roman(roman),
                 heading=None,
                 text=body,
                 commi=[],

@@ -22,8 +22,8 @@ from ..config import Settings
 from ..errors import IdentityMismatch, InvalidArg, NotAvailable, NotFound, UpstreamChanged, UpstreamUnavailable
 from ..http import HttpClient
 from . import clock as _clock
-from . import codes as _codes
-from .urn import Urn, article_key, citation_for, parse_iso_date, parse_reference, portal_url
+from ..law import codes as _codes
+from ..law.urn import Urn, article_key, citation_for, parse_iso_date, parse_reference, portal_url
 
 ARTICLE_PATH = "/atto/dettaglio-atto-urn"
 ACT_TYPES_PATH = "/tipologiche/denominazione-atto"

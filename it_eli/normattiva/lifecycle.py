@@ -27,8 +27,8 @@ from typing import Literal
 
 import msgspec
 
-from it_eli.normattiva import codes as _codes
-from it_eli.normattiva import latin as _latin
+from it_eli.law import codes as _codes
+from it_eli.law import grammar as _latin
 
 __all__ = [
     "ProvisionEvent",

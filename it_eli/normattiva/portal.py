@@ -21,7 +21,7 @@ import msgspec
 from ..config import Settings
 from ..errors import IdentityMismatch, InvalidArg, NotAvailable, UpstreamChanged
 from ..http import HttpClient
-from .urn import Eli, Urn, citation_for, parse_eli, parse_iso_date, parse_reference, parse_urn, portal_url
+from ..law.urn import Eli, Urn, citation_for, parse_eli, parse_iso_date, parse_reference, parse_urn, portal_url
 
 if TYPE_CHECKING:
     from .akn import Act

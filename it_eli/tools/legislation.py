@@ -35,12 +35,14 @@ from ..errors import (
     UpstreamUnavailable,
 )
 from ..http import check_url_allowed, host_key
-from ..normattiva import api, clock, codes, portal
-from ..normattiva import urn as urnmod
-from ..normattiva.akn import normalize_article_key, parse_act, roman_to_int
+from ..law import codes
+from ..normattiva import api, clock, portal
+from ..law import urn as urnmod
+from ..law.grammar import nearest_articles, normalize_article_key, roman_to_int
+from ..law.scanner import extract_citations
+from ..normattiva.akn import parse_act
 from ..normattiva.akn_fragment import article_xml
 from ..currency import later_amending_acts
-from ..normattiva.latin import LATIN
 from ..normattiva.lifecycle import ProvisionEvent, article_events, clean_text, describe
 from ..provision_status import ProvisionStatus, article_status, comma_status, inserted_event, status_notes, whole_status
 from ..statutes import (
@@ -82,13 +84,16 @@ class CodeInfo(msgspec.Struct, kw_only=True):
     name: str
     abbreviation: str
     aliases: list[str]
-    urn: str
-    api_urn: str
+    urn: str | None  # None for EU and international acts (not on Normattiva): see eli / celex
+    api_urn: str | None
     act_type: str
     number: str
     date: str
     human_readable_citation: str
     source_url: str
+    family: str = "codice"  # codice | costituzione | ue | internazionale
+    eli: str | None = None
+    celex: str | None = None
 
 
 class CodesResult(msgspec.Struct, kw_only=True):
@@ -255,9 +260,6 @@ class Target(msgspec.Struct, kw_only=True):
         )
 
 
-_CITED = re.compile(
-    r"^\s*(?P<type>[a-zA-Z.\s\-]+?)\s*(?:n\.?\s*)?(?P<num>\d+)\s*(?:/|del\s+|\s)\s*(?P<year>\d{4}|\d{2})\s*$", re.I
-)
 _REFERENCE_HELP = (
     "a code name ('c.c.', 'codice penale', 'Cost.', 'TUEL' — see it_list_codes), a URN "
     "(urn:nir:stato:legge:1990-08-07;241, or year-only urn:nir:stato:legge:1990;241, with ~art2, @originale, "
@@ -353,81 +355,65 @@ def _target_from_url(store: StatuteStore, url: str, portal_base: str | None) -> 
     raise InvalidArg(f"this normattiva.it URL does not name an act: {url[:160]!r}", valid=_REFERENCE_HELP)
 
 
-# an article written in a citation: 'art. 25 bis 1', 'articolo 21-septies', 'art. 416-bis.1', 'artt. 3'
-_NUM = (
-    rf"\d+(?:(?:\s*[-‐–]\s*|\s*)(?:{LATIN})(?![a-z])(?:(?:\s*\.\s*|\s+)\d{{1,2}}(?![\d/]))?|\.\d{{1,2}}(?![\d/]))?"
-)
-_ART_WORD = r"(?<![a-z])(?:articol[oi]|artt?\.?|art(?=\s*\d))"
-_ART_MENTION = re.compile(rf"{_ART_WORD}\s*(?P<num>{_NUM})(?![a-z\d])", re.I)
-_ART_WORD_RE = re.compile(rf"{_ART_WORD}(?![a-z])", re.I)
-_DISP_TRANS = re.compile(
-    r"(?<![a-z])(?:(?:art(?:icolo)?\.?\s*)?(?P<r1>(?-i:[IVXL]+))\s*(?:,\s*)?(?:delle\s+)?disp(?:osizion[ei])?\.?\s*trans(?:itori[ae])?\.?"
-    r"(?:\s*(?:e\s*)?fin(?:al[ei])?\.?)?"
-    r"|disp(?:osizion[ei])?\.?\s*trans(?:itori[ae])?\.?(?:\s*(?:e\s*)?fin(?:al[ei])?\.?)?\s*(?P<r2>[IVXL]+|\d+))(?![a-z])",
-    re.I,
-)
+_ART_WORD_RE = re.compile(r"(?<![a-z])(?:articol[oi]|artt?\.?|art(?=\s*\d))(?![a-z])", re.I)
 _ART_ROMAN = re.compile(r"(?<![a-z])(?:articolo|art\.?)\s*(?P<r>(?-i:[IVXL]+))(?![a-z\d])", re.I)
-_ANNEX = re.compile(
-    r"(?:,\s*)?(?:(?:dell['’]\s*|del\s+|nell['’]\s*|all['’]\s*)?(?<![a-z])(?:allegato|all\.)\s*(?P<annex>[A-Z0-9]+(?:[.\-][A-Z0-9]+)*))(?![a-z\d])",
-    re.I,
+# what may stand around a reference's citation: articles, connectors, punctuation
+_FILLER = re.compile(
+    r"(?i)^(?:[\s,;:.()\-–]|\b(?:del|della|dello|delle|dei|degli|dell|di|il|la|lo|l|le|gli|i|nel|nella|al|alla)\b|['’])*$"
 )
-_SUBDIVISION = re.compile(
-    rf",?\s*(?:(?:comma|commi|co\.|c\.)\s*\d+(?:\s*[-\s]?\s*(?:{LATIN})(?![a-z]))?|(?:lettera|lett\.)\s*[a-z]{{1,2}}\)?)",
-    re.I,
-)
-_CONNECTOR = re.compile(r"^(?:del|della|dello|delle|dei|degli|dell['’]|di|nel|nella|nello|nell['’])\s*(?<=\s|['’])", re.I)
+
+
+def _leftover(text: str, spans: list[tuple[int, int]]) -> str:
+    out, last = [], 0
+    for s, e in sorted(spans):
+        out.append(text[last:s])
+        last = max(last, e)
+    out.append(text[last:])
+    return " ".join(x.strip() for x in out if x.strip())
 
 
 def _target_from_text(store: StatuteStore, text: str) -> Target:
-    """A reference written as a lawyer cites it: the article (before or after the act), an
-    annex, commi/lettere (not selected), then the act by code name, 'type n/yyyy' or any form the
-    citation extractor reads."""
-    article: str | None = None
+    """A reference written as a lawyer cites it, read by the one citation scanner (it_eli.law):
+    the article (before or after the act), an annex, commi/lettere (not selected), the act by code
+    name, coordinates or any form the scanner knows. What the scanner cannot read is named in the
+    error, never dropped."""
     notes: list[str] = []
-    rest = text
-    m = _DISP_TRANS.search(rest)
-    if m:
-        article = f"disp. trans. {m['r1'] or m['r2']}"
-        rest = rest[: m.start()] + " " + rest[m.end():]
-    else:
-        m = _ART_MENTION.search(rest)
-        if m:
-            article = re.sub(r"\s+", " ", m["num"])
-            rest = rest[: m.start()] + " " + rest[m.end():]
-        else:
-            m = _ART_ROMAN.search(rest)
-            if m:
-                article = m["r"]
-                rest = rest[: m.start()] + " " + rest[m.end():]
-            elif _ART_WORD_RE.search(rest):
-                raise InvalidArg(f"cannot read the article number in {text[:120]!r}", valid=ARTICLE_FORMS)
-    annex = None
-    am = _ANNEX.search(rest)
-    if am and article is not None:
-        annex = am["annex"]
-        rest = rest[: am.start()] + " " + rest[am.end():]
-    sub = _SUBDIVISION.search(rest)
-    if sub and article is not None:
-        notes.append(f"'{sub.group(0).strip(' ,')}' is not selected: the whole article is returned")
-        rest = _SUBDIVISION.sub(" ", rest)
-    act_text = re.sub(r"\s+", " ", rest).strip(" ,;:-")
-    act_text = _CONNECTOR.sub("", act_text).strip(" ,;:-")
-    if not act_text:
-        raise InvalidArg(f"the reference names no act: {text[:120]!r}", valid=_REFERENCE_HELP)
-    target = _act_target(store, act_text, strict=article is not None)
-    if target is None:
-        if article is not None and re.match(r"^(?:e|ed|,|-|–)\s*\d", act_text):
-            raise InvalidArg(f"{text[:120]!r} names several articles: ask for one article at a time",
-                             valid="e.g. 'art. 575 c.p.', then 'art. 577 c.p.'")
-        if article is not None:
-            raise InvalidArg(
-                f"cannot read the reference {text[:120]!r}: after art. {article} comes {act_text[:80]!r}, which is "
-                "not an act (an article suffix it_eli does not know?)",
-                valid=f"{ARTICLE_FORMS}; then the act: {_REFERENCE_HELP}",
-            )
+    roman = _ART_ROMAN.match(text.strip())
+    body = text
+    article: str | None = None
+    if roman is not None:  # "art. XVIII Cost.": a transitional provision of the Costituzione
+        article = roman["r"]
+        body = text.strip()[roman.end():]
+    cites = [c for c in extract_citations(body) if c.kind == "statute"]
+    with_act = [c for c in cites if c.act is not None and not c.act_unresolved]
+    if not with_act:
+        if cites and cites[0].article is not None and article is None:
+            raise InvalidArg(f"cannot read the reference {text[:120]!r}: art. {cites[0].article} is followed by "
+                             f"{_leftover(body, [(cites[0].start, cites[0].end)])[:80]!r}, which is not an act",
+                             valid=f"{ARTICLE_FORMS}; then the act: {_REFERENCE_HELP}")
+        if _ART_WORD_RE.search(body) and article is None:
+            raise InvalidArg(f"cannot read the article number in {text[:120]!r}", valid=ARTICLE_FORMS)
         raise InvalidArg(f"cannot read the reference {text[:120]!r}", valid=_REFERENCE_HELP)
-    if annex is not None:
-        article = f"allegato-{_annex_slug(annex)}-art-{_article_key(article, costituzione=False)}"
+    arts = {c.article for c in cites if c.article is not None}
+    if len(arts) > 1:
+        raise InvalidArg(f"{text[:120]!r} names several articles: ask for one article at a time",
+                         valid="e.g. 'art. 575 c.p.', then 'art. 577 c.p.'")
+    spans = [(c.start, c.end) for c in cites] + [(c.act.start, c.act.end) for c in cites if c.act and c.act.start >= 0]
+    rest = _leftover(body, spans)
+    if not _FILLER.match(rest):
+        raise InvalidArg(f"cannot read the reference {text[:120]!r}: it_eli does not know {rest[:80]!r}",
+                         valid=f"{ARTICLE_FORMS}; then the act: {_REFERENCE_HELP}")
+    c = next((x for x in with_act if x.article is not None), with_act[0])
+    target = _act_target(store, c)
+    if target is None:
+        raise InvalidArg(f"cannot read the reference {text[:120]!r}: the act is not identified", valid=_REFERENCE_HELP)
+    if c.article is not None:
+        article = c.article
+        for part in ("comma", "lettera", "numero"):
+            if getattr(c, part):
+                notes.append(f"'{part} {getattr(c, part)}' is not selected: the whole article is returned")
+    if c.allegato is not None and article is not None:
+        article = f"allegato-{_annex_slug(c.allegato)}-art-{_article_key(article, costituzione=False)}"
     target.article = article if article is not None else target.article
     target.notes = notes
     return target
@@ -439,65 +425,27 @@ def _annex_slug(annex: str) -> str:
     return re.sub(r"-{2,}", "-", s).strip("-.")
 
 
-def _act_target(store: StatuteStore, act_text: str, *, strict: bool = False) -> Target | None:
-    code = codes.lookup_code(act_text)
-    if code is not None:
-        return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), code_id=code.id)
-    m = _CITED.match(act_text)
-    if m:
-        year = int(m["year"])
-        if year < 100:
-            year += 2000 if year <= clock.today().year % 100 else 1900
-        try:
-            res = urnmod.resolve(m["type"].strip(), year, m["num"])
-        except InvalidArg:
-            res = None
-        if res is not None:
-            parsed = urnmod.parse_urn(res.act_urn)
-            full = res.act_urn if not parsed.partial else store.find_full_urn(parsed)
-            return Target(urn=full, ref=parsed)
-    return _reference_from_citation(store, act_text, strict=strict)
-
-
-_FILLER = re.compile(r"(?i)^(?:[\s,;:.()\-–]|\b(?:del|della|dello|delle|dei|degli|dell|di|il|la|lo|l|le|gli|i)\b|['’])*$")
-
-
-def _reference_from_citation(store: StatuteStore, text: str, *, strict: bool = False) -> Target | None:
-    """A reference written as a lawyer cites ('decreto legislativo 8 giugno 2001, n. 231',
-    'art. 575 c.p.'): read with the citation extractor, so every form it knows works here too.
-    `strict`: the citation must be the whole text (articles and fillers aside), so that words the
-    extractor skips ('art. 25 bis xyz d.lgs. ...') are not silently dropped."""
-    from ..citations.extract import CODE_ACTS, extract_citations
-
-    for c in extract_citations(text):
-        if c.kind != "statute" or c.act is None or c.act_unresolved:
-            continue
-        if strict and not _FILLER.match(text[: c.start] + " " + text[c.end:]):
+def _act_target(store: StatuteStore, c) -> Target | None:
+    """The act of a citation the scanner read: a code by its registry URN, any other act by the URN
+    the scanner built (completed to the full date from the index when the text gives only the year)."""
+    act = c.act
+    if act.act_type == "costituzione" or act.code == "cost":
+        urn = "urn:nir:stato:costituzione"
+        return Target(urn=urn, ref=urnmod.parse_urn(urn))
+    if act.code:
+        code = codes.CODES_BY_ID.get(act.code)
+        if code is None or not code.urn:
             return None
-        act = c.act
-        if act.act_type == "costituzione" or act.code == "cost":
-            urn = "urn:nir:stato:costituzione"
-            return Target(urn=urn, ref=urnmod.parse_urn(urn), article=c.article)
-        if act.code:
-            code = codes.CODES_BY_ID.get(act.code)
-            if code is not None:
-                return Target(urn=code.urn, ref=urnmod.parse_urn(code.urn), article=c.article, code_id=code.id)
-            if act.code not in CODE_ACTS:
-                return None
-            act_type, number, year = CODE_ACTS[act.code]
-            date = None
-        else:
-            act_type, number, year, date = act.act_type, act.number, act.year, act.date
-        if not (act_type and number and year):
-            return None
-        try:
-            res = urnmod.resolve(act_type, year, number, date)
-        except InvalidArg:
-            return None
-        parsed = urnmod.parse_urn(res.act_urn)
-        full = res.act_urn if not parsed.partial else store.find_full_urn(parsed)
-        return Target(urn=full, ref=parsed, article=c.article)
-    return None
+        return Target(urn=code.urn, ref=urnmod.parse_urn(code.api_urn if code.annex_of else code.urn),
+                      code_id=code.id)
+    if not act.urn:
+        return None
+    try:
+        parsed = urnmod.parse_urn(act.urn)
+    except InvalidArg:
+        return None
+    full = parsed.act_urn() if not parsed.partial else store.find_full_urn(parsed)
+    return Target(urn=full, ref=parsed)
 
 
 _INTERNAL_KEY = re.compile(
@@ -630,9 +578,10 @@ async def it_list_codes(app):
     base = app.settings.normattiva_url
     out = [
         CodeInfo(
-            id=c.id, name=c.name, abbreviation=c.abbreviation, aliases=list(c.aliases), urn=c.urn, api_urn=c.api_urn,
-            act_type=c.act_type, number=c.number, date=c.date, human_readable_citation=c.act_citation,
-            source_url=urnmod.portal_url(c.urn, base),
+            id=c.id, name=c.name, abbreviation=c.abbreviation, aliases=list(c.aliases), urn=c.urn or None,
+            api_urn=c.api_urn or None, act_type=c.act_type, number=c.number, date=c.date,
+            human_readable_citation=c.act_citation, family=c.family, eli=c.eli, celex=c.celex,
+            source_url=urnmod.portal_url(c.urn, base) if c.urn else urnmod.eu_source_url(c.celex, c.eli),
         )
         for c in codes.CODES
     ]
@@ -674,15 +623,17 @@ async def it_resolve(app, act_type=None, year=None, number=None, date=None, arti
 
 def _resolution_of(target: Target, key: str | None, base: str) -> urnmod.Resolution:
     ref = target.ref
+    if target.code_id:
+        return urnmod.resolve(target.code_id, article=key if key and re.match(r"\d", key) else None, base_url=base)
     if isinstance(ref, urnmod.Urn) and not ref.partial or (isinstance(ref, urnmod.Urn) and ref.act_type == "costituzione"):
         code = codes.CODES_BY_ID["cost"] if ref.act_type == "costituzione" else codes.lookup_act(ref.act_type, ref.year, ref.number)
         if code is not None:
             return urnmod.resolve(code.id, article=key if key and re.match(r"\d", key) else None, base_url=base)
         return urnmod.resolve(ref.act_type, ref.year, ref.number, ref.date, article=key if key and re.match(r"\d", key) else None,
-                              base_url=base)
+                              base_url=base, authority=ref.authority)
     if isinstance(ref, urnmod.Urn):
         return urnmod.resolve(ref.act_type, ref.year, ref.number, article=key if key and re.match(r"\d", key) else None,
-                              base_url=base)
+                              base_url=base, authority=ref.authority)
     if target.urn:
         return _resolution_of(Target(urn=target.urn, ref=urnmod.parse_urn(target.urn)), key, base)
     raise NotAvailable(
@@ -923,7 +874,7 @@ def _range_hint(store: StatuteStore, urn: str, key: str, version: str | None = N
     if not versions:
         return ""
     v = next((x for x in versions if x.version == version), versions[0])
-    near = _nearest_keys(v.keys, key)
+    near = nearest_articles(v.keys, key)
     # the range of the act's own numbered articles; an approving decree's articles (dec-1), the
     # Costituzione's transitional provisions (disp-trans-18) and annexes are counted apart
     numbered = [k for k in v.keys if k[:1].isdigit()]
@@ -939,17 +890,6 @@ def _range_hint(store: StatuteStore, urn: str, key: str, version: str | None = N
         + (f" (version of {v.version})" if len(versions) > 1 else "")
         + (f"; nearest existing: {', '.join(near)}" if near else "")
     )
-
-
-def _nearest_keys(keys: list[str], key: str) -> list[str]:
-    base = re.match(r"\d+", key)
-    if base:
-        same = [k for k in keys if re.match(rf"{base.group(0)}(?!\d)", k)]
-        return same[:8]
-    m = re.match(r"(.+-art)-", key)  # an annex's article: the annex's own keys
-    if m:
-        return [k for k in keys if k.startswith(m.group(1) + "-")][:8]
-    return []
 
 
 def _local_article(store: StatuteStore, cands: list[StoredArticle], versions: list[ActVersion], day: str,

@@ -19,66 +19,22 @@ from unidecode import unidecode
 
 from ..errors import InvalidArg
 from . import codes as _codes
-from . import latin as _latin
+from .acts import (
+    AUTHORITY_FAMILIES,
+    BY_URN_TYPE,
+    URN_SPELLINGS,
+    ActType,
+    accepted_act_types,
+    act_type_info,
+    authority_slug,
+    canonical_act_type,
+)
+from .grammar import LATIN, article_key, italian_date
 
 DEFAULT_PORTAL = "https://www.normattiva.it"
 FIRST_YEAR = 1861  # Kingdom of Italy; Normattiva's corpus starts here.
 
-MONTHS_IT = (
-    "gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno",
-    "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre",
-)
 
-
-class ActType(msgspec.Struct, frozen=True):
-    """One act type: its URN:NIR spelling, how citations abbreviate it, what people write."""
-
-    urn_type: str  # e.g. 'decreto.legislativo'
-    authority: str  # URN:NIR issuing authority segment, 'stato' for most
-    urn_name: str  # type segment as written after the authority
-    abbreviation: str  # 'D.Lgs.'
-    label: str  # 'decreto legislativo'
-    api_code: str | None  # OpenData API tipoProvvedimentoCodice (PLE, PLL, ...)
-    aliases: tuple[str, ...]
-    verified: bool = True  # False: URN form not seen resolving on Normattiva
-
-
-ACT_TYPES: tuple[ActType, ...] = (
-    ActType("legge", "stato", "legge", "L.", "legge", "PLE",
-            ("l", "l.", "legge", "lg", "lg.", "leg.")),
-    ActType("legge.costituzionale", "stato", "legge.costituzionale", "L. cost.", "legge costituzionale", None,
-            ("l. cost.", "l.cost.", "legge cost.", "legge costituzionale", "lcost")),
-    ActType("decreto.legislativo", "stato", "decreto.legislativo", "D.Lgs.", "decreto legislativo", "PLL",
-            ("d.lgs", "d.lgs.", "dlgs", "d. lgs.", "d.leg.vo", "d.lgsl.", "d.lg.", "dlg", "d.l.vo",
-             "decreto legislativo", "decreto-legislativo")),
-    ActType("decreto.legge", "stato", "decreto.legge", "D.L.", "decreto-legge", "PDL",
-            ("d.l.", "d.l", "dl", "decreto-legge", "decreto legge")),
-    ActType("decreto.del.presidente.della.repubblica", "stato", "decreto.del.presidente.della.repubblica",
-            "D.P.R.", "decreto del Presidente della Repubblica", "PPR",
-            ("dpr", "d.p.r.", "d.p.r", "d.pres.rep.", "decreto del presidente della repubblica")),
-    ActType("regio.decreto", "stato", "regio.decreto", "R.D.", "regio decreto", "PRD",
-            ("r.d.", "r.d", "rd", "regio decreto", "regio-decreto")),
-    ActType("regio.decreto.legge", "stato", "regio.decreto.legge", "R.D.L.", "regio decreto-legge", None,
-            ("r.d.l.", "rdl", "regio decreto-legge", "regio decreto legge")),
-    ActType("decreto.legislativo.luogotenenziale", "stato", "decreto.legislativo.luogotenenziale",
-            "D.Lgs.Lgt.", "decreto legislativo luogotenenziale", None,
-            ("d.lgs.lgt.", "d.lgs.lgt", "dlgslgt", "decreto legislativo luogotenenziale")),
-    ActType("decreto.del.presidente.del.consiglio.dei.ministri", "presidente.consiglio.ministri", "decreto",
-            "D.P.C.M.", "decreto del Presidente del Consiglio dei ministri", None,
-            ("dpcm", "d.p.c.m.", "d.p.c.m", "decreto del presidente del consiglio dei ministri"), verified=False),
-    ActType("decreto.ministeriale", "stato", "decreto.ministeriale", "D.M.", "decreto ministeriale", None,
-            ("d.m.", "d.m", "dm", "decreto ministeriale"), verified=False),
-    ActType("costituzione", "stato", "costituzione", "Cost.", "Costituzione", "COS",
-            ("cost.", "cost", "costituzione", "costituzione della repubblica")),
-)
-
-# Alternative authority:type spellings seen inside Normattiva's own links (articoloHtml of the
-# OpenData API answers: `presidente.repubblica:decreto:1986-12-22;917`, `stato:codice.civile:...`).
-_URN_SPELLINGS: dict[tuple[str, str], str] = {
-    ("presidente.repubblica", "decreto"): "decreto.del.presidente.della.repubblica",
-    ("stato", "decreto.presidente.repubblica"): "decreto.del.presidente.della.repubblica",
-    ("presidente.consiglio.ministri", "decreto"): "decreto.del.presidente.del.consiglio.dei.ministri",
-}
 # `stato:codice.civile:1942-03-16;262` etc.: a code named by its nature, i.e. the approving decree.
 _CODE_URN_NAMES: dict[str, str] = {
     "codice.civile": "cc",
@@ -89,56 +45,7 @@ _CODE_URN_NAMES: dict[str, str] = {
 }
 
 
-def _alias_key(raw: str) -> str:
-    return re.sub(r"[\s._\-]+", "", unidecode(raw).lower())
-
-
-_BY_URN: dict[str, ActType] = {t.urn_type: t for t in ACT_TYPES}
-_BY_ALIAS: dict[str, ActType] = {}
-for _t in ACT_TYPES:
-    for _a in (*_t.aliases, _t.urn_type, _t.abbreviation, _t.label):
-        _BY_ALIAS.setdefault(_alias_key(_a), _t)
-
-
-def accepted_act_types() -> str:
-    """The list shown to a caller who wrote an unknown act type."""
-    return "; ".join(f"{t.urn_type}: {', '.join(t.aliases)}" for t in ACT_TYPES)
-
-
-def canonical_act_type(raw: str) -> str:
-    """'d.lgs.' / 'D. Lgs.' / 'decreto legislativo' -> 'decreto.legislativo'; InvalidArg if unknown."""
-    t = _BY_ALIAS.get(_alias_key(raw or ""))
-    if t is None:
-        raise InvalidArg(f"unknown act type {raw!r}", valid=accepted_act_types())
-    return t.urn_type
-
-
-def act_type_info(urn_type: str) -> ActType:
-    try:
-        return _BY_URN[urn_type]
-    except KeyError:
-        raise InvalidArg(f"unknown act type {urn_type!r}", valid=accepted_act_types()) from None
-
-
 # ---------------------------------------------------------------- article keys
-
-_ARTICLE_RE = re.compile(
-    rf"^\s*(?:art(?:icolo)?\.?\s*)?(\d+)\s*[-\s.]?\s*({_latin.LATIN})?(?![a-z])((?:\s*[.\s]\s*\d+)?)\s*\.?\s*$", re.I
-)
-
-
-def article_key(raw: str | int) -> str:
-    """'21 septies' / '21septies' / 'art. 21-septies' -> '21-septies'; '25-bis.1' kept."""
-    m = _ARTICLE_RE.match(str(raw))
-    if not m:
-        raise InvalidArg(f"not an article number: {raw!r}", valid="e.g. 2043, 21-septies, 25-bis.1")
-    num, ext, sub = m.group(1).lstrip("0") or "0", m.group(2) or "", m.group(3) or ""
-    if sub and not ext and not sub.lstrip().startswith("."):
-        raise InvalidArg(f"not an article number: {raw!r}", valid="e.g. 2043, 21-septies, 25-bis.1")
-    ext = _latin.canonical_suffix(ext)  # nonies -> novies: both are printed; akn.normalize_article_key agrees
-    sub = "." + re.sub(r"\D", "", sub) if sub else ""
-    return num + (f"-{ext}" if ext else "") + sub
-
 
 def article_urn_part(key: str) -> str:
     """URN form of an article: '21-septies' -> 'art21septies' (the API rejects 'art5-bis')."""
@@ -158,6 +65,8 @@ class Urn(msgspec.Struct, frozen=True, kw_only=True):
     article: str | None = None  # normalised key, '21-septies'
     version: str | None = None  # 'originale' for '@originale'
     vigenza: str | None = None  # ISO date from '!vig='
+    authority: str | None = None  # when not the type's own: 'regione.lombardia', 'ministero.giustizia'
+    subdivision: str | None = None  # what follows the article: 'com3', 'com2-leta'
 
     @property
     def partial(self) -> bool:
@@ -166,7 +75,7 @@ class Urn(msgspec.Struct, frozen=True, kw_only=True):
     def act_urn(self) -> str:
         """The act alone (no annex, article, version): the key the portal resolves."""
         t = act_type_info(self.act_type)
-        out = f"urn:nir:{t.authority}:{t.urn_name}"
+        out = f"urn:nir:{self.authority or t.authority or 'stato'}:{t.urn_name}"
         when = self.date or (str(self.year) if self.year else None)
         if when:
             out += f":{when}"
@@ -180,6 +89,8 @@ class Urn(msgspec.Struct, frozen=True, kw_only=True):
             out += f":{self.annex}"
         if article and self.article:
             out += "~" + article_urn_part(self.article)
+            if self.subdivision:
+                out += "-" + self.subdivision
         if version and self.version:
             out += f"@{self.version}"
         if version and self.vigenza:
@@ -191,15 +102,18 @@ class Urn(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _URN_RE = re.compile(
-    r"^urn:nir:(?P<auth>[a-z][a-z.]*):(?P<type>[a-z][a-z.\-]*)"
+    r"^urn:nir:(?P<auth>[a-z][a-z0-9.]*):(?P<type>[a-z][a-z.\-]*)"
     r"(?::(?P<when>\d{4}(?:-\d{2}-\d{2})?))?"
-    r"(?:;(?P<num>[0-9]+[a-z]*))?"
+    r"(?:;(?P<num>[0-9]+[a-z]*(?:-[0-9a-z]+)?))?"
     r"(?::(?P<annex>\d+))?"
     r"(?:~(?P<part>[a-z0-9.\-]+))?"
     r"(?:@(?P<ver>[a-z0-9.\-]+))?"
     r"(?:!vig=(?P<vig>[0-9\-]*))?$",
     re.I,
 )
+# "~art5-bis", "~art21septies", "~art25bis.1", "~art17-com3", "~art2-com1-leta": every piece read
+_PART_RE = re.compile(rf"^art(?P<n>\d+)(?:[-_]?(?P<lat>{LATIN}))?(?:\.(?P<sub>\d+))?(?P<rest>.*)$", re.I)
+_SUBDIVISION_RE = re.compile(r"-(?P<kind>com|let|num|par|per|cpv|pun)\.?(?P<v>[0-9a-z]+)", re.I)
 
 
 def parse_iso_date(raw: str, what: str = "date") -> str:
@@ -234,13 +148,7 @@ def parse_urn(text: str) -> Urn:
         typ, auth = code.act_type, "stato"
         when = when or code.date
         num = num or code.number
-    canon = _URN_SPELLINGS.get((auth, typ))
-    if canon is None:
-        typ_dot = typ.replace("-", ".")
-        info = _BY_URN.get(typ_dot)
-        if info is None or info.authority != auth:
-            raise InvalidArg(f"unknown act type in URN: {auth}:{typ}", valid=accepted_act_types())
-        canon = info.urn_type
+    canon, authority = _urn_act_type(auth, typ)
     date = year = None
     if when:
         if len(when) == 4:
@@ -250,20 +158,50 @@ def parse_urn(text: str) -> Urn:
             year = int(date[:4])
     if canon != "costituzione" and (year is None or num is None):
         raise InvalidArg(f"URN lacks date/year or number: {text!r}", valid="urn:nir:stato:<type>:<YYYY-MM-DD>;<n>")
-    article = None
+    article = subdivision = None
     part = m["part"]
     if part:
-        pm = re.match(r"^art(\d+[a-z]*(?:\.\d+)?)", part, re.I)
-        if not pm:
-            raise InvalidArg(f"unsupported URN partition {part!r}", valid="~art<N>, e.g. ~art2043 or ~art21septies")
-        article = article_key(pm.group(1))
+        article, subdivision = _urn_partition(part, text)
     vig = m["vig"]
     if vig is not None:
         vig = parse_iso_date(vig, "!vig= date")
     return Urn(
         act_type=canon, date=date, year=year, number=(num.lstrip("0") or "0") if num else None,
         annex=m["annex"], article=article, version=(m["ver"] or None) and m["ver"].lower(), vigenza=vig,
+        authority=authority, subdivision=subdivision,
     )
+
+
+def _urn_act_type(auth: str, typ: str) -> tuple[str, str | None]:
+    """(act type, authority when it is not the type's own) of a URN's `authority:type`."""
+    canon = URN_SPELLINGS.get((auth, typ))
+    if canon is not None:
+        info = BY_URN_TYPE[canon]
+        return canon, (auth if info.authority and auth != info.authority else None)
+    info = BY_URN_TYPE.get(typ.replace("-", "."))
+    if info is not None and info.authority == auth:
+        return info.urn_type, None
+    for prefix, name, canon in AUTHORITY_FAMILIES:
+        if typ == name and auth.startswith(prefix) and (prefix or auth != "stato"):
+            return canon, auth
+    raise InvalidArg(f"unknown act type in URN: {auth}:{typ}", valid=accepted_act_types())
+
+
+def _urn_partition(part: str, text: str) -> tuple[str, str | None]:
+    """'art5-bis' -> ('5-bis', None); 'art17-com3' -> ('17', 'com3'). A tail that is not read is an
+    error, never a shorter reference (`~art5-bis` once came back as art. 5)."""
+    pm = _PART_RE.match(part)
+    if not pm:
+        raise InvalidArg(f"unsupported URN partition {part!r} in {text!r}",
+                         valid="~art<N>[suffix][-com<N>][-let<x>], e.g. ~art2043, ~art21septies, ~art5-bis, ~art17-com3")
+    key = pm["n"] + (pm["lat"] or "") + (f".{pm['sub']}" if pm["sub"] else "")
+    rest = pm["rest"] or ""
+    pieces = _SUBDIVISION_RE.findall(rest)
+    if _SUBDIVISION_RE.sub("", rest):
+        raise InvalidArg(f"unread tail {_SUBDIVISION_RE.sub('', rest)!r} in the URN partition {part!r}",
+                         valid="~art<N>[suffix][-com<N>][-let<x>], e.g. ~art5-bis, ~art17-com3")
+    sub = "-".join(f"{k.lower()}{v.lower()}" for k, v in pieces) or None
+    return article_key(key), sub
 
 
 # ---------------------------------------------------------------- ELI
@@ -330,11 +268,6 @@ def portal_url(ref: Urn | Eli | str, base: str = DEFAULT_PORTAL) -> str:
 
 # ---------------------------------------------------------------- citations
 
-def italian_date(iso: str) -> str:
-    y, m, d = (int(x) for x in iso.split("-"))
-    return f"{d} {MONTHS_IT[m - 1]} {y}"
-
-
 def act_citation(act_type: str, *, date: str | None = None, year: int | None = None, number: str | None = None) -> str:
     """'L. 7 agosto 1990, n. 241'; 'L. n. 241/1990' when only the year is known; 'Cost.'."""
     t = act_type_info(act_type)
@@ -371,10 +304,15 @@ class Resolution(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _number(raw: str | int | None) -> str:
-    s = re.sub(r"^\s*(?:n\.?|num\.?|numero)\s*", "", str(raw if raw is not None else ""), flags=re.I).strip()
-    if not s.isdigit() or int(s) <= 0:
-        raise InvalidArg(f"act number must be a positive integer, got {raw!r}", valid="e.g. 241")
-    return str(int(s))
+    """'241' -> '241'; lettered numbers as the Gazzetta prints them ('4/B', 'D/212', '87/E') keep
+    their letter, in the URN's lower-case form ('4-b', 'd-212', '87-e')."""
+    s = re.sub(r"^\s*(?:n\.?|num\.?|nr\.?|numero)\s*", "", str(raw if raw is not None else ""), flags=re.I).strip()
+    if s.isdigit() and int(s) > 0:
+        return str(int(s))
+    m = re.fullmatch(r"(?:(\d+)\s*[/-]\s*([a-z]{1,3})|([a-z]{1,3})\s*[/-]\s*(\d+))", s, re.I)
+    if m:
+        return f"{int(m[1])}-{m[2].lower()}" if m[1] else f"{m[3].lower()}-{int(m[4])}"
+    raise InvalidArg(f"act number must be a positive integer, got {raw!r}", valid="e.g. 241, or a lettered 4/B")
 
 
 def _year(raw: str | int | None) -> int:
@@ -389,7 +327,9 @@ def _year(raw: str | int | None) -> int:
 
 
 def _code_resolution(code: _codes.Code, article: str | None, base: str) -> Resolution:
-    urn = parse_urn(code.urn)
+    # an annex sharing its act with a code (the preleggi, annex 1 of the c.c.'s R.D.) is named by its annex
+    own = code.api_urn if code.annex_of else code.urn
+    urn = parse_urn(own)
     api = parse_urn(code.api_urn)
     if article:
         # Article links carry the date even for the Costituzione (costituzione:1947-12-27~art3).
@@ -399,7 +339,7 @@ def _code_resolution(code: _codes.Code, article: str | None, base: str) -> Resol
     # code by the code's abbreviation (art. 575 c.p.).
     cite = article_citation(article, code.abbreviation) if article else code.act_citation
     return Resolution(
-        urn=str(urn), act_urn=code.urn, api_urn=str(api), human_readable_citation=cite,
+        urn=str(urn), act_urn=own, api_urn=str(api), human_readable_citation=cite,
         source_url=portal_url(urn, base), act_type=code.act_type,
         act_type_abbreviation=act_type_info(code.act_type).abbreviation, year=code.year, number=code.number,
         date=code.date, partial=False, article=article, code_id=code.id, code_name=code.name,
@@ -414,6 +354,7 @@ def resolve(
     *,
     article: str | int | None = None,
     base_url: str = DEFAULT_PORTAL,
+    authority: str | None = None,
 ) -> Resolution:
     """Offline: act type (any common abbreviation or a code name) + year + number -> URN & citation.
 
@@ -442,12 +383,17 @@ def resolve(
     if code is not None and (iso is None or iso == code.date):
         return _code_resolution(code, art, base_url)
     info = act_type_info(canon)
+    if not info.authority and not authority:
+        raise InvalidArg(
+            f"{info.label}: the URN needs the issuing authority (the Region for a regional law, the Ministry for a "
+            "ministerial decree)", valid="authority='regione.lombardia' / 'ministero.giustizia', or a citation naming it")
     if not info.verified:
         warnings.append(
             f"{info.abbreviation}: this URN form is a best effort; Normattiva may file such acts under the "
             "issuing ministry/authority, so it may not resolve"
         )
-    urn = Urn(act_type=canon, date=iso, year=y, number=n, article=art)
+    auth = authority if authority and authority != info.authority else None
+    urn = Urn(act_type=canon, date=iso, year=y, number=n, article=art, authority=auth)
     if iso is None:
         warnings.append("year-only (partial) URN: the portal resolves it, the OpenData API needs the full date")
     cite = act_citation(canon, date=iso, year=y, number=n)
@@ -474,3 +420,118 @@ def citation_for(urn: Urn) -> str:
     if code is not None:
         return code.act_citation
     return act_citation(urn.act_type, date=urn.date, year=urn.year, number=urn.number)
+
+
+# ---------------------------------------------------------------- EU acts
+
+EURLEX = "https://eur-lex.europa.eu"
+_EU_ELI_KIND = {"ue.regolamento": ("reg", "R"), "ue.direttiva": ("dir", "L"), "ue.decisione": ("dec", "D")}
+
+
+def eu_identifiers(act_type: str, year: int | None, number: str | None) -> tuple[str | None, str | None]:
+    """(ELI, CELEX) of an EU regulation, directive or decision: Regolamento (UE) 2016/679 ->
+    http://data.europa.eu/eli/reg/2016/679/oj, 32016R0679."""
+    kind = _EU_ELI_KIND.get(act_type)
+    if kind is None or not year or not number or not str(number).isdigit():
+        return None, None
+    return f"http://data.europa.eu/eli/{kind[0]}/{year}/{int(number)}/oj", f"3{year}{kind[1]}{int(number):04d}"
+
+
+def eu_source_url(celex: str | None, eli: str | None = None) -> str:
+    """The act's page on EUR-Lex (by CELEX), else its ELI."""
+    if celex:
+        return f"{EURLEX}/legal-content/IT/TXT/?uri=CELEX:{celex}"
+    return eli or f"{EURLEX}/homepage.html"
+
+
+# ---------------------------------------------------------------- identifiers of a cited act
+
+_COST_URN = "urn:nir:stato:costituzione"
+_COST_ARTICLE_BASE = "urn:nir:stato:costituzione:1947-12-27"  # article links carry the date (API_FACTS)
+
+
+def _region_authority(act_type: str, region: str | None) -> str | None:
+    if not region:
+        return None
+    slug = authority_slug(region)
+    if act_type == "legge.provinciale" or slug in ("bolzano", "trento"):
+        return f"provincia.autonoma.{slug}"
+    return f"regione.{slug}"
+
+
+def act_identifiers(act) -> tuple[str | None, str | None, str | None]:
+    """(URN:NIR, ELI, CELEX) of a cited act (a scanner ActRef): the URN has the full date when the
+    text gives it, the year otherwise; None where the text does not identify the act (a regional
+    law without its Region, a law without number). Codes give their own (annex) URN; EU acts
+    their ELI and CELEX."""
+    if act.code:
+        code = _codes.CODES_BY_ID.get(act.code)
+        if code is None:
+            return None, None, None
+        if code.family == "costituzione":
+            return _COST_URN, None, None
+        if code.family in ("ue", "internazionale"):
+            return None, code.eli, code.celex
+        return code.api_urn, None, None
+    if act.act_type == "costituzione":
+        return _COST_URN, None, None
+    if act.act_type.startswith("ue."):
+        eli, celex = eu_identifiers(act.act_type, act.year, act.number)
+        return None, eli, celex
+    info = BY_URN_TYPE.get(act.act_type)
+    if info is None or not (act.date or act.year):
+        return None, None, None
+    if not act.number and not info.date_only:
+        return None, None, None
+    authority = getattr(act, "authority", None) or _region_authority(act.act_type, getattr(act, "region", None))
+    name = info.urn_name
+    if not authority:
+        if info.authority:
+            authority = info.authority
+        elif info.family in ("ministeriale", "amministrativo"):
+            authority, name = "stato", info.urn_type  # issuer not named: the generic state form (unverified)
+        else:
+            return None, None, None  # a regional law whose Region the text does not name
+    out = f"urn:nir:{authority}:{name}:{act.date or act.year}"
+    if act.number:
+        try:
+            out += ";" + _number(act.number)
+        except InvalidArg:
+            return None, None, None
+    return out, None, None
+
+
+def article_urn(act, article: str | None) -> str | None:
+    """The URN of an article of a cited act: '…;241~art21septies'; the act's URN for a partition
+    that has no URN form (the Costituzione's transitional provisions, annex headings)."""
+    base = act.urn
+    if base is None or not article:
+        return base
+    if not re.match(r"\d", article):
+        return base
+    if base == _COST_URN:
+        base = _COST_ARTICLE_BASE
+    return f"{base}~{article_urn_part(article)}"
+
+
+# ---------------------------------------------------------------- ECLI
+
+_ECLI_BRANCH = {"civ": "CIV", "pen": "PEN"}
+
+
+def build_ecli(court: str | None, year: int | None, number: str | None, *, branch: str | None = None,
+               decision_type: str | None = None) -> str | None:
+    """The ECLI of a decision when its parts are known: Corte costituzionale ECLI:IT:COST:2024:203;
+    Cassazione ECLI:IT:CASS:2021:3704CIV (the branch is part of it); Consiglio di Stato
+    ECLI:IT:CDS:2016:3509SENT (a sentenza; other decision types have several codes, so none is
+    built). None otherwise: an ECLI is never guessed."""
+    if not (court and year and number and str(number).isdigit()):
+        return None
+    n = int(number)
+    if court == "COST":
+        return f"ECLI:IT:COST:{year}:{n}"
+    if court == "CASS" and branch in _ECLI_BRANCH:
+        return f"ECLI:IT:CASS:{year}:{n}{_ECLI_BRANCH[branch]}"
+    if court == "CDS" and decision_type == "sentenza":
+        return f"ECLI:IT:CDS:{year}:{n}SENT"
+    return None

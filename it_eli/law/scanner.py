@@ -19,11 +19,17 @@ from typing import Literal
 
 import msgspec
 
-__all__ = ["ActRef", "Citation", "extract_citations", "CODE_ACTS", "YEAR_PIVOT"]
+from .acts import ACT_TYPES, BY_URN_TYPE, authority_slug
+from .codes import approving_act, scan_pattern
+from .urn import act_identifiers, article_urn, build_ecli
+from .grammar import DAY_RE, LATIN, MONTH_RE, ORDINAL_RE, ORDINALS, canon_key, iso_date, roman_to_int, transitional_key, year_of
+
+__all__ = ["ActRef", "Citation", "extract_citations", "COURT_NAMES"]
 
 
 class ActRef(msgspec.Struct):
-    """The act a statute citation points to (as written; resolution to a URN is the verifier's job)."""
+    """The act a statute citation points to, and its identifiers (built offline from what the
+    text gives: the URN has the full date when the text gives it, the year otherwise)."""
 
     act_type: str
     number: str | None = None
@@ -33,6 +39,13 @@ class ActRef(msgspec.Struct):
     raw: str = ""
     converted_by: ActRef | None = None  # "d.l. ..., conv. dalla l. ..." -> the conversion law
     region: str | None = None  # regional / provincial laws: "l.r. Lombardia ..." -> 'Lombardia'
+    issuer: str | None = None  # ministerial and administrative acts: 'Ministero della giustizia', 'CIPE'
+    authority: str | None = None  # URN:NIR authority when not the type's own: 'regione.lombardia'
+    urn: str | None = None  # URN:NIR of the act (None when the text does not identify it)
+    eli: str | None = None  # EU acts
+    celex: str | None = None  # EU acts
+    start: int = -1  # where the act is named in the text (it may stand before its article)
+    end: int = -1
 
 
 class Citation(msgspec.Struct):
@@ -60,54 +73,19 @@ class Citation(msgspec.Struct):
     court_branch: str | None = None  # Cassazione 'civ' / 'pen'
     article_range: str | None = None  # 'artt. 1-5' -> both endpoints carry '1-5'
     and_following: bool = False  # 'artt. 1337 ss. c.c.'
+    urn: str | None = None  # URN:NIR of what is cited (the act, ~artN when an article is), built offline
+    periodo: str | None = None  # '2', 'ultimo'
+    paragrafo: str | None = None  # EU acts: 'art. 6, par. 1'
+    punto: str | None = None  # EU acts: 'art. 4, punto 7'
+    considerando: str | None = None  # EU acts: 'considerando 26'
+    allegato: str | None = None  # 'allegato 1', 'allegato II.12'
+    tabella: str | None = None  # 'tabella A'
+    titolo: str | None = None  # 'titolo V'
+    capo: str | None = None  # 'capo II'
 
 
-# Two-digit years: 00..YEAR_PIVOT -> 20yy, otherwise 19yy. Regi decreti are always 19yy.
-YEAR_PIVOT = 30
-
-# Well-known codes -> the act that approved them (for the verifier; facts, not guesses).
-CODE_ACTS: dict[str, tuple[str, str, int]] = {
-    "cc": ("regio.decreto", "262", 1942),
-    "cpc": ("regio.decreto", "1443", 1940),
-    "cp": ("regio.decreto", "1398", 1930),
-    "cpp": ("decreto.del.presidente.della.repubblica", "447", 1988),
-    "navigazione": ("regio.decreto", "327", 1942),
-    "strada": ("decreto.legislativo", "285", 1992),
-    "consumo": ("decreto.legislativo", "206", 2005),
-    "privacy": ("decreto.legislativo", "196", 2003),
-    "cad": ("decreto.legislativo", "82", 2005),
-    "contratti": ("decreto.legislativo", "36", 2023),
-    "tuel": ("decreto.legislativo", "267", 2000),
-    "tuir": ("decreto.del.presidente.della.repubblica", "917", 1986),
-    "cpa": ("decreto.legislativo", "104", 2010),
-    "statuto_lavoratori": ("legge", "300", 1970),
-    "ordpen": ("legge", "354", 1975),
-    "lfall": ("regio.decreto", "267", 1942),
-    "ccii": ("decreto.legislativo", "14", 2019),
-    "tuedilizia": ("decreto.del.presidente.della.repubblica", "380", 2001),
-    "tub": ("decreto.legislativo", "385", 1993),
-    "tuf": ("decreto.legislativo", "58", 1998),
-    "ambiente": ("decreto.legislativo", "152", 2006),
-    "cpi": ("decreto.legislativo", "30", 2005),
-    "antimafia": ("decreto.legislativo", "159", 2011),
-    "assicurazioni": ("decreto.legislativo", "209", 2005),
-}
-
-_MONTHS = {
-    "gennaio": 1, "febbraio": 2, "marzo": 3, "aprile": 4, "maggio": 5, "giugno": 6,
-    "luglio": 7, "agosto": 8, "settembre": 9, "ottobre": 10, "novembre": 11, "dicembre": 12,
-}
-_MONTH_RE = "(?:" + "|".join(_MONTHS) + ")"
-
-# Latin multiplicative suffixes of inserted articles, longest first so alternation is greedy.
-_LATIN = [
-    "bis", "ter", "quater", "quinquies", "sexies", "septies", "octies", "novies", "nonies",
-    "decies", "undecies", "duodecies", "terdecies", "tredecies", "quaterdecies", "quinquiesdecies",
-    "quindecies", "sexiesdecies", "sedecies", "septiesdecies", "octiesdecies", "duodevicies",
-    "undevicies", "noviesdecies", "vicies", "vicies semel", "vicies bis", "vicies ter",
-    "vicies quater", "vicies quinquies", "vicies sexies", "vicies septies", "tricies",
-]
-_LATIN_RE = "(?:" + "|".join(sorted((s.replace(" ", r"[\s-]") for s in _LATIN), key=len, reverse=True)) + ")"
+_MONTH_RE = MONTH_RE
+_LATIN_RE = LATIN
 
 # An article / comma number with an optional suffix: 21-septies, 416 bis, 25-bis.1.
 # Up to 9 digits: no act has more than a few thousand articles or commi (l. 296/2006 art. 1 has
@@ -117,51 +95,46 @@ _LATIN_RE = "(?:" + "|".join(sorted((s.replace(" ", r"[\s-]") for s in _LATIN), 
 # ("artt. 3 e 4, 20121 Milano") are dropped in `parse_articles` when no act follows.
 MAX_ARTICLE_DIGITS = 9
 LONG_NUMBER_DIGITS = 5  # from here a number in an enumeration needs an act next to it
-_NUMSUF = rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])(?:\.\d{{1,2}}(?!\d))?)?(?![\d])"
-_ORD = {
-    "primo": "1", "secondo": "2", "terzo": "3", "quarto": "4", "quinto": "5", "sesto": "6",
-    "settimo": "7", "ottavo": "8", "nono": "9", "decimo": "10", "undicesimo": "11",
-    "dodicesimo": "12", "ultimo": "ultimo",
-}
-_ORD_RE = "(?:" + "|".join(_ORD) + ")"
+_NUMSUF = (rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])"
+           rf"(?:\.\d{{1,2}}(?!\d)|\s\d{{1,2}}(?=\s{{1,3}}[A-Za-z]|\s{{0,3}}[,;)]|\s{{0,3}}$))?)?(?![\d])")
+_ORD = {w: str(n) for w, n in ORDINALS.items() if w.endswith("o")} | {"ultimo": "ultimo", "penultimo": "penultimo"}
+_ORD_RE = "(?:" + "|".join(sorted(_ORD, key=len, reverse=True)) + ")"
 
 _S = r"\s{0,3}"  # bounded whitespace between tokens keeps every match short
 
 # --------------------------------------------------------------------------- acts
 
-# (regex, act_type); order matters: longer / more specific first.
-_ACT_TYPES: list[tuple[str, str]] = [
-    (r"legge\s+costituzionale|l\.\s?cost\.", "legge.costituzionale"),
-    (r"legge\s+regionale|l\.\s?r\.|l\.\s?reg\.", "legge.regionale"),
-    (r"legge\s+provinciale|l\.\s?p\.(?=\s{0,3}(?:Bolzano|Trento|n\.|\d))|l\.\s?prov\.", "legge.provinciale"),
-    (r"decreto[\s-]+legislativo|d\.\s?lgs\.?(?:\s?vo)?|d\.\s?leg(?:isl)?\.(?:vo)?|dlgs\.?|d\.lg\.|d\.\s?l\.\s?vo", "decreto.legislativo"),
-    (r"regio\s+decreto[\s-]+legge|r\.\s?d\.\s?l\.", "regio.decreto.legge"),
-    (r"decreto[\s-]+legge|d\.\s?l\.|DL(?=\s)", "decreto.legge"),
-    (r"decreto\s+del\s+presidente\s+della\s+repubblica|d\.\s?p\.\s?r\.|dpr(?=\s)", "decreto.del.presidente.della.repubblica"),
-    (r"decreto\s+del\s+presidente\s+del\s+consiglio\s+dei\s+ministri|d\.\s?p\.\s?c\.\s?m\.|dpcm(?=\s)", "decreto.del.presidente.del.consiglio.dei.ministri"),
-    (r"regio\s+decreto|r\.\s?d\.", "regio.decreto"),
-    (r"decreto\s+ministeriale|d\.\s?m\.", "decreto.ministeriale"),
-    (r"legge|l\.", "legge"),
-]
+# (regex, act_type) from the act-type registry; order matters: longer / more specific first.
+_ACT_TYPES: list[tuple[str, str]] = [(t.pattern, t.urn_type) for t in ACT_TYPES if t.pattern]
 _ACT_TYPE_RE = re.compile("|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(_ACT_TYPES)), re.I)
 
-_NUM_MARK = r"(?:n\.|nr\.|n°|n\.ro|num\.|numero)"
-# date-first: "8 giugno 2001, n. 231" (number optional for d.m./dpcm)
+_NUM_MARK = r"(?:nn?\.|nr\.|n°|n\.ro|num\.|numero)"
+# an act's number: "241", lettered as the Gazzetta prints them "4/B", "87/E", "D/212" (upper-case letter)
+_ACT_NO = r"(?:\d{1,5}(?:\s?/\s?(?-i:[A-Z]{1,2})(?![A-Za-z0-9]))?|(?-i:[A-Z]{1,2})\s?/\s?\d{1,5})"
+_DAY = rf"(?:{DAY_RE})"
+# "nn. 301, 305 e 309": further numbers of acts of the same type, date or year
+_MORE_NOS = rf"(?P<more>(?:{_S}(?:,|e|ed){_S}\d{{1,5}}(?![\d/])){{1,10}})?"
+# date-first: "8 giugno 2001, n. 231" (number optional for d.m./dpcm), "del 12 maggio 2020", "7 ago. 1990"
 _COORD_DATE = re.compile(
-    rf"{_S}(?P<d>\d{{1,2}}|1°|1º|primo)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})(?!\d)"
-    rf"(?:{_S},?{_S}{_NUM_MARK}{_S}(?P<n>\d{{1,5}})(?![\d/]))?",
+    rf"{_S}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+)?(?P<d>{_DAY})\s{{1,3}}(?P<m>{_MONTH_RE})\s{{0,3}}(?P<y>\d{{4}})(?!\d)"
+    rf"(?:{_S},?{_S}{_NUM_MARK}{_S}(?P<n>{_ACT_NO})(?![\d/]){_MORE_NOS})?",
     re.I,
 )
-# numeric date: "D.L. 25.3.2020 n. 19", "l. 7/8/1990, n. 241"
+# numeric date: "D.L. 25.3.2020 n. 19", "l. 7/8/1990, n. 241", "L. 14-6-1975, n. 203", "DPR 3-9-78 n. 455", "7- 2-49"
+_NDATE = r"(?P<d>\d{1,2})\s?(?P<sep>[./-])\s?(?P<m>\d{1,2})\s?(?P=sep)\s?(?P<y>\d{4}|\d{2})(?![\d/])"
 _COORD_NDATE = re.compile(
-    rf"{_S}(?P<d>\d{{1,2}})[./](?P<m>\d{{1,2}})[./](?P<y>\d{{4}})(?!\d)"
-    rf"(?:{_S},?{_S}{_NUM_MARK}{_S}(?P<n>\d{{1,5}})(?![\d/]))?",
+    rf"{_S}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+)?{_NDATE}"
+    rf"(?:{_S},?{_S}{_NUM_MARK}{_S}(?P<n>{_ACT_NO})(?![\d/]){_MORE_NOS})?",
+    re.I,
 )
-# number-first: "n. 241/1990", "241/90", "n. 231 del 2001", "n. 241 del 7 agosto 1990", "n. 241"
+# number-first: "n. 241/1990", "241/90", "n. 231 del 2001", "n. 241 del 7 agosto 1990", "n. 80 del 31.3.1998", "n. 241"
 _COORD_NUM = re.compile(
-    rf"{_S}(?P<mark>{_NUM_MARK}{_S})?(?P<n>\d{{1,5}})(?:"
+    rf"{_S}(?P<mark>{_NUM_MARK}{_S})?(?P<n>{_ACT_NO}){_MORE_NOS}(?:"
     rf"{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})(?![\d/])"
-    rf"|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}})(?!\d)"
+    rf"|{_S},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+|,\s{{0,3}})(?:(?P<d>{_DAY})\s{{1,3}}(?P<m>{_MONTH_RE})\s{{0,3}})?(?P<y4>\d{{4}})(?!\d)"
+    rf"|{_S},?\s{{1,3}}del\s{{1,3}}(?P<y6>\d{{2}})(?![\d/.,]\d|\d|\s{{0,3}}(?:{_MONTH_RE}|[./-]\s?\d))"
+    rf"|{_S},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+){_NDATE.replace('(?P<', '(?P<n_').replace('(?P=sep)', '(?P=n_sep)')}"
+    rf"|{_S}\(\s{{0,3}}(?P<y5>\d{{4}})\s{{0,3}}\)"
     rf")?(?![\d/.,]\d)",
     re.I,
 )
@@ -180,47 +153,9 @@ _CONV = re.compile(
     re.I,
 )
 
-# Codes: (regex, code, act_type). Case-sensitive pieces are wrapped explicitly.
-_CODES: list[tuple[str, str, str]] = [
-    # EU and international acts cited by name (outside the Italian corpus: the verifier says where to look)
-    (r"GDPR\b|RGPD\b|(?i:regolamento\s+generale\s+(?:sulla|per\s+la)\s+protezione\s+dei\s+dati(?:\s+personali)?)", "gdpr", "ue.regolamento"),
-    (r"TFUE\b|T\.F\.U\.E\.|(?i:trattato\s+sul\s+funzionamento\s+dell['’]\s?unione\s+europea)", "tfue", "ue.trattato"),
-    (r"TUE\b|T\.U\.E\.(?!\s?L)|(?i:trattato\s+sull['’]\s?unione\s+europea)", "tue", "ue.trattato"),
-    (r"CDFUE\b|(?i:carta\s+dei\s+diritti\s+fondamentali(?:\s+dell['’]\s?(?:unione(?:\s+europea)?|UE))?|carta\s+di\s+nizza)", "cdfue", "ue.carta"),
-    (r"CEDU\b|C\.E\.D\.U\.|(?i:convenzione\s+(?:europea\s+)?(?:dei|per\s+la\s+salvaguardia\s+dei)\s+diritti\s+dell['’]\s?uomo"
-     r"(?:\s+e\s+delle\s+libert[àa]\s+fondamentali)?|conv\.\s?eur\.\s?dir\.\s?uomo)", "cedu", "internazionale"),
-    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?p\.\s?c\.|cod\.\s?proc\.\s?civ\.|codice\s+di\s+procedura\s+civile))", "disp-att-cpc", "codice"),
-    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?p\.\s?p\.|cod\.\s?proc\.\s?pen\.|codice\s+di\s+procedura\s+penale))", "disp-att-cpp", "codice"),
-    (r"(?i:disp(?:\.|osizioni)\s?(?:di\s+)?att(?:\.|uazione)\s?(?:del\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile))", "disp-att-cc", "codice"),
-    (r"(?i:disp(?:\.|osizioni)\s?prel(?:\.|iminari)(?:\s?(?:al\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile))?|preleggi)", "preleggi", "codice"),
-    # other codes and consolidated acts practitioners cite by name (before c.p./c.c.: "c.p.i." starts like "c.p.")
-    (r"(?i:statuto\s+dei\s+lavoratori|st\.\s?lav\.)", "statuto_lavoratori", "codice"),
-    (r"(?i:ord(?:\.|inamento)\s?pen(?:\.|itenziario)|o\.\s?p\.(?=\s|,|;|\)))", "ordpen", "codice"),
-    (r"(?i:l(?:\.|egge)\s?fall(?:\.|imentare))", "lfall", "codice"),
-    (r"CCII\b|(?i:codice\s+della\s+crisi(?:\s+d['’]\s?impresa(?:\s+e\s+dell['’]\s?insolvenza)?)?)", "ccii", "codice"),
-    (r"(?i:t\.\s?u\.\s?(?:dell['’]\s?)?edilizia|testo\s+unico\s+(?:dell['’]\s?)?edilizia)", "tuedilizia", "codice"),
-    (r"TUB\b|(?i:t\.\s?u\.\s?b\.|testo\s+unico\s+bancario)", "tub", "codice"),
-    (r"TUF\b|(?i:t\.\s?u\.\s?f\.|testo\s+unico\s+della\s+finanza)", "tuf", "codice"),
-    (r"(?i:codice\s+dell['’]\s?ambiente|cod\.\s?amb\.)", "ambiente", "codice"),
-    (r"(?i:c\.\s?p\.\s?i\.|codice\s+della\s+propriet(?:à|a['’])\s+industriale)", "cpi", "codice"),
-    (r"(?i:codice\s+antimafia|cod\.\s?antimafia)", "antimafia", "codice"),
-    (r"(?i:codice\s+delle\s+assicurazioni(?:\s+private)?|cod\.\s?ass\.)", "assicurazioni", "codice"),
-    (r"(?i:c\.\s?p\.\s?c\.|cod\.\s?proc\.\s?civ\.|codice\s+di\s+procedura\s+civile|cpc\b)", "cpc", "codice"),
-    (r"(?i:c\.\s?p\.\s?p\.|cod\.\s?proc\.\s?pen\.|codice\s+di\s+procedura\s+penale|cpp\b)", "cpp", "codice"),
-    (r"(?i:c\.\s?p\.\s?a\.|cod\.\s?proc\.\s?amm\.|codice\s+del\s+processo\s+amministrativo|cpa\b)", "cpa", "codice"),
-    (r"(?i:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile|cc\b)", "cc", "codice"),
-    (r"(?i:c\.\s?p\.|cod\.\s?pen\.|codice\s+penale|cp\b)", "cp", "codice"),
-    (r"(?i:cost\.|costituzione(?:\s+(?:della\s+)?repubblica(?:\s+italiana)?)?|carta\s+costituzionale)|Cost\b", "cost", "costituzione"),
-    (r"(?i:cod\.\s?cons\.|c\.\s?cons\.|codice\s+del\s+consumo)", "consumo", "codice"),
-    (r"(?i:(?:nuovo\s+)?codice\s+della\s+strada|c\.\s?d\.\s?s\.|cod\.\s?strada)|CdS\b|cds\b", "strada", "codice"),
-    (r"(?i:codice\s+dei\s+contratti(?:\s+pubblici)?|cod\.\s?contr(?:\.|atti)(?:\s?pubbl\.)?)", "contratti", "codice"),
-    (r"(?i:codice\s+(?:della\s+|in\s+materia\s+di\s+)?privacy|codice\s+in\s+materia\s+di\s+protezione\s+dei\s+dati\s+personali|cod\.\s?privacy)", "privacy", "codice"),
-    (r"CAD\b|(?i:c\.\s?a\.\s?d\.|codice\s+dell['’]\s?amministrazione\s+digitale)", "cad", "codice"),
-    (r"TUIR\b|Tuir\b|(?i:t\.\s?u\.\s?i\.\s?r\.|testo\s+unico\s+delle\s+imposte\s+sui\s+redditi)", "tuir", "codice"),
-    (r"TUEL\b|Tuel\b|(?i:t\.\s?u\.\s?e\.\s?l\.|testo\s+unico\s+(?:degli|delle\s+leggi\s+sull['’]\s?ordinamento\s+degli)\s+enti\s+locali)", "tuel", "codice"),
-    (r"(?i:codice\s+della\s+navigazione|cod\.\s?nav\.|c\.\s?nav\.)", "navigazione", "codice"),
-]
-_CODE_RE = re.compile("|".join(f"(?P<c{i}>{p})" for i, (p, _, _) in enumerate(_CODES)))
+# Codes and named acts, from the code registry (case-sensitive pieces are wrapped explicitly).
+_CODE_ALT, _CODE_ROWS = scan_pattern()
+_CODE_RE = re.compile(_CODE_ALT)
 
 # Back-references: "della medesima legge", "dello stesso decreto", "del citato d.lgs.", "l. cit."
 _BR_NOUN = (
@@ -234,6 +169,7 @@ _BACKREF_PRE = re.compile(
 _BACKREF_POST = re.compile(rf"{_BR_NOUN}\s{{0,3}}(?:cit\.|citat[oa](?![a-z])|da\s+ultimo\s+citat[oa])", re.I)
 _BACKREF_BARE = re.compile(r"cit\.", re.I)
 
+_GAP = re.compile(r"\s{0,3},?\s{0,3}")
 _CONNECT = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:del|della|dello|dei|delle|degli|dell['’]|al|alla|allo|ai|agli|ex|di\s+cui\s+al(?:la|lo|l['’])?|previsto\s+dal(?:la)?|in)\b\s{0,3}|dell['’]\s?)?",
     re.I,
@@ -266,12 +202,45 @@ _NUMERO = re.compile(
     rf"(?!\s{{0,3}},?\s{{0,3}}del(?:l['’]|\s{{1,3}})\d)",
     re.I,
 )
-_PERIODO = re.compile(rf"{_S},?{_S}(?:{_ORD_RE}\s{{1,3}}periodo|periodo\s{{1,3}}\d{{1,2}}|(?:primo|secondo|terzo)\s+capoverso)", re.I)
+_PERIODO = re.compile(
+    rf"{_S},?{_S}(?:(?P<po>{_ORD_RE})\s{{1,3}}periodo|periodo\s{{1,3}}(?P<pn>\d{{1,2}})|(?P<cv>primo|secondo|terzo)\s+capoverso)",
+    re.I)
+# EU acts: "par. 1", "paragrafo 3", "§ 2"; "punto 7"
+_PARAGRAFO = re.compile(rf"{_S},?{_S}(?:par(?:agrafo|\.)|§)\s{{0,3}}(?P<v>\d{{1,3}}(?:[-\s]?(?i:{_LATIN_RE})(?![a-zà-ù]))?)(?![\d/])", re.I)
+_PUNTO = re.compile(rf"{_S},?{_S}(?:punto|punti|pt\.)\s{{0,3}}(?P<v>\d{{1,3}}(?:[-\s]?(?i:{_LATIN_RE})(?![a-zà-ù]))?|[a-z]\))(?![\d/])", re.I)
+# structure of an act: "allegato II.12", "tabella A", "titolo V", "capo II", with "sezione", "parte", "libro" between
+_STRUCT_VALUE = r"(?:(?i:" + ORDINAL_RE + r")|\d{1,3}(?:[-\s](?:bis|ter|quater))?(?:\.\d{1,3})*|(?-i:[IVXLC]{1,7})(?:[-\s](?:bis|ter))?(?:\.\d{1,3})*|(?-i:[A-Z])(?:\.\d{1,3})*|unico)(?![\w/])"
+_STRUCT = re.compile(
+    rf"(?P<kind>allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo|sezione|sez\.|parte|libro|lib\.)\s{{0,3}}(?P<v>{_STRUCT_VALUE})",
+    re.I,
+)
+_STRUCT_KIND = {"allegato": "allegato", "allegati": "allegato", "all.": "allegato", "tabella": "tabella", "tab.": "tabella",
+                "titolo": "titolo", "tit.": "titolo", "capo": "capo"}
+_STRUCT_SEP = re.compile(
+    rf"{_S},?{_S}(?:(?:allegat[oa]|annessa|annesso)\s{{1,3}}(?:alla|allo|all['’]|al)(?![a-zà-ù])\s{{0,3}}"
+    rf"|(?:della|dello|delle|dell['’]|del|alla|allo|all['’]|al|nella|nell['’]|nel)(?![a-zà-ù])\s{{0,3}})?",
+    re.I,
+)
+# "considerando 26", "considerando n. 47" (EU acts)
+_ANNEX_AFTER = re.compile(
+    rf"{_S},?{_S}(?:dell['’]\s?|del\s+|nell['’]\s?|all['’]\s?)?(?:allegato|all\.)\s{{0,3}}(?P<v>{_STRUCT_VALUE})", re.I
+)
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
+_CONSIDERANDO = re.compile(r"(?:(?i:considerando|consid\.)|cons\.)\s{1,3}(?:n\.\s{0,3})?(?P<v>\d{1,3})(?![\d/])")
+# the Costituzione's transitional provisions: "XII disp. trans. fin.", "la XII disposizione transitoria e finale",
+# "disposizione transitoria XIX", "dodicesima disposizione transitoria"
+_ORD_FEM_RE = "(?:" + "|".join(sorted((w for w in ORDINALS if w.endswith("a")), key=len, reverse=True)) + ")"
+_DT_WORDS = r"disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans(?:\.|itori[ae])(?:\s{0,3}(?:e\s{1,3})?fin(?:\.|al[ei]))?"
+_DISP_TRANS = re.compile(
+    rf"(?:(?P<r1>(?-i:[IVX]{{1,5}}))|(?P<o1>{_ORD_FEM_RE}))\s{{1,3}}{_DT_WORDS}"
+    rf"|{_DT_WORDS}\s{{1,3}}(?:n\.\s{{0,3}})?(?:(?P<r2>(?-i:[IVX]{{1,5}}))|(?P<d2>\d{{1,2}}))(?![\w])",
+    re.I,
+)
 _SEQ_SEP = re.compile(rf"{_S}(?:,|e|ed|nonché|nonche['’]?|-|–)\s{{0,3}}(?:(?:l['’]|gli\s+)?(?:artt?\.|articol[oi](?![a-z]))\s{{0,3}})?", re.I)
 _AND_SEP = re.compile(rf"{_S}(?:e|ed)\s{{1,3}}(?:(?:l['’]|all['’]|dell['’])?(?:art\.|articolo)\s{{0,3}})?", re.I)
 _RANGE = re.compile(rf"{_S}(?:[-–]|a)\s{{0,3}}(?P<to>{_NUMSUF})", re.I)
 _NUM_START = re.compile(rf"(?P<num>{_NUMSUF})(?!\s{{0,3}}(?:°|º|%|euro|persone|anni|giorni|mesi|volte|pagine|/))", re.I)
-_SS = re.compile(r"\s{0,3}(?:e\s{1,3})?(?:ss|segg|sgg|seg)\.", re.I)
+_SS = re.compile(r"\s{0,3}(?:e\s{1,3})?(?:(?:ss|segg|sgg|seg)\.|seguenti\b|successivi\b)", re.I)
 _DESC = re.compile(r"\s{0,3}\((?P<d>[^()\n]{2,200})\)")
 _DESC_REJECT = re.compile(r"\s*(?:art|artt|cfr|v\.|vedi|conv|in\s+g\.u|g\.u\.|ecli|cass|corte|\d)", re.I)
 
@@ -297,7 +266,25 @@ _SEATS = [
     "Cagliari", "Ancona", "L['’]Aquila", "Pescara", "Perugia", "Trieste", "Potenza", "Campobasso",
     "Trento", "Bolzano", "Aosta",
 ]
-_REGION_RE = "(?:" + "|".join(_REGIONS) + ")"
+# seats of ordinary courts, read whatever their case ("tribunale milano")
+_CITIES = [
+    "roma", "milano", "napoli", "torino", "palermo", "genova", "bologna", "firenze", "bari", "catania", "venezia",
+    "verona", "messina", "padova", "trieste", "brescia", "taranto", "prato", "parma", "modena", "reggio\\s+(?:di\\s+)?calabria",
+    "reggio\\s+(?:nell['’]\\s?)?emilia", "perugia", "livorno", "ravenna", "cagliari", "foggia", "rimini", "salerno",
+    "ferrara", "sassari", "latina", "monza", "siracusa", "pescara", "bergamo", "vicenza", "trento", "bolzano",
+    "novara", "piacenza", "ancona", "udine", "arezzo", "lecce", "la\\s+spezia", "pisa", "como", "lucca", "brindisi",
+    "treviso", "varese", "busto\\s+arsizio", "pavia", "cremona", "mantova", "lodi", "asti", "cuneo", "ivrea",
+    "alessandria", "savona", "imperia", "massa", "pistoia", "siena", "grosseto", "viterbo", "rieti", "frosinone",
+    "cassino", "velletri", "tivoli", "civitavecchia", "teramo", "chieti", "l['’]\\s?aquila", "campobasso", "isernia",
+    "avellino", "benevento", "caserta", "santa\\s+maria\\s+capua\\s+vetere", "nola", "torre\\s+annunziata",
+    "potenza", "matera", "cosenza", "catanzaro", "crotone", "vibo\\s+valentia", "trapani", "agrigento", "caltanissetta",
+    "enna", "ragusa", "marsala", "termini\\s+imerese", "nuoro", "oristano", "aosta", "belluno", "rovigo", "pordenone",
+    "gorizia", "macerata", "fermo", "pesaro", "urbino", "ascoli\\s+piceno", "spoleto", "terni",
+]
+_REGION_RE = "(?:" + "|".join(_REGIONS) + r"|Lomb\.|Sic\.|Tosc\.|Camp\.|Piem\.|Sard\.|E\.\s?R\.|Emilia-Rom\.|F\.\s?V\.\s?G\.|FVG)"
+_REGION_ABBREV = {"lomb.": "Lombardia", "sic.": "Sicilia", "tosc.": "Toscana", "camp.": "Campania", "piem.": "Piemonte",
+                  "sard.": "Sardegna", "e.r.": "Emilia-Romagna", "e. r.": "Emilia-Romagna", "emilia-rom.": "Emilia-Romagna",
+                  "f.v.g.": "Friuli-Venezia Giulia", "f. v. g.": "Friuli-Venezia Giulia", "fvg": "Friuli-Venezia Giulia"}
 _SEAT_RE = "(?:" + "|".join(_SEATS) + ")"
 # the Region (or autonomous Province) after a regional law's type: "l.r. Lombardia", "legge della Regione Puglia"
 _REGION_AFTER = re.compile(
@@ -307,6 +294,33 @@ _REGION_AFTER = re.compile(
 _REGION_OF_LEGGE = re.compile(
     rf"{_S}(?:della|dalla)\s+(?:[Rr]egione|[Pp]rovincia\s+autonoma\s+di)\s+(?P<reg>{_REGION_RE})(?![a-zà-ù])"
 )
+# after a regional law's coordinates: "l.r. n. 12/2005 Lombardia", "l.r. 11 marzo 2005, n. 12 (Lombardia)"
+_REGION_TAIL = re.compile(
+    rf"{_S}(?:,{_S}|\({_S})?(?:(?:della|dalla|del)\s+)?(?:[Rr]egione\s+|[Pp]rovincia\s+(?:autonoma\s+)?(?:di\s+)?)?"
+    rf"(?P<reg>{_REGION_RE})(?![a-zà-ù])(?:{_S}\))?"
+)
+# who issued a ministerial or administrative act: "D.M. (Ministero della giustizia)", "circolare INPS"
+_ISSUER_ACRONYMS = {
+    "mef": "ministero.economia.finanze", "miur": "ministero.istruzione.universita.ricerca",
+    "mise": "ministero.sviluppo.economico", "mimit": "ministero.imprese.made.italy", "mit": "ministero.infrastrutture.trasporti",
+    "mur": "ministero.universita.ricerca", "inps": "istituto.nazionale.previdenza.sociale",
+    "inail": "istituto.nazionale.assicurazione.infortuni.lavoro", "anac": "autorita.nazionale.anticorruzione",
+    "consob": "commissione.nazionale.societa.borsa", "cipe": "comitato.interministeriale.programmazione.economica",
+    "cipess": "comitato.interministeriale.programmazione.economica.sviluppo.sostenibile",
+    "aifa": "agenzia.italiana.farmaco", "ivass": "istituto.vigilanza.assicurazioni",
+    "agcm": "autorita.garante.concorrenza.mercato", "agcom": "autorita.garanzie.comunicazioni",
+    "arera": "autorita.regolazione.energia.reti.ambiente",
+}
+_ISSUER = re.compile(
+    rf"{_S},?{_S}\(?(?:del(?:l['’]\s?|la\s+|lo\s+|\s+)|dal(?:l['’]\s?|la\s+|\s+)|emanat[oa]\s+dal(?:l['’]\s?|la\s+|\s+))?"
+    rf"(?P<iss>(?P<min>(?i:minist(?:ro|ero|r\.)|min\.))\s+(?P<mname>[A-Za-zÀ-ÿ'’,\s]{{3,110}}?)(?=\s{{0,3}}(?:\)|,|\(|n\.|nr\.|num\.|\d|del(?:l['’])?\s{{0,2}}\d|in\s+data|$))"
+    rf"|(?P<acr>MEF|MIUR|MISE|MIMIT|MIT|MUR|INPS|INAIL|ANAC|CONSOB|Consob|CIPESS|CIPE|AIFA|IVASS|AGCM|AGCOM|ARERA)\b"
+    rf"|(?P<bdi>Banca\s+d['’]\s?Italia)"
+    rf"|(?P<age>(?:Agenzia|Ag\.)\s+(?:delle\s+|dell['’]\s?|del\s+|per\s+l['’]\s?)?(?:[Ee]ntrate|[Dd]ogane(?:\s+e\s+dei\s+[Mm]onopoli)?|[Dd]emanio|[Ii]talia\s+[Dd]igitale|[Tt]erritorio))"
+    rf"|(?P<gar>Garante\s+(?:per\s+la\s+protezione\s+dei\s+dati\s+personali|(?:della\s+)?privacy))"
+    rf"|(?P<ent>(?:Comitato|Autorit[àa]|Istituto|Commissione|Presidenza\s+del\s+Consiglio|Dipartimento)\s+[A-Za-zÀ-ÿ'’,\s]{{3,110}}?)(?=\s{{0,3}}(?:\)|,|\(|n\.|nr\.|num\.|\d|del(?:l['’])?\s{{0,2}}\d|in\s+data|$)))\)?"
+)
+
 _TAR_PLACE = re.compile(
     rf"{_S}[,\-–]?{_S}(?:(?:per\s+(?:il|la|l['’])|del|della|dell['’]|di)\s{{0,3}})?(?P<reg>{_REGION_RE})"
     rf"(?:{_S}[,\-–(]{_S}(?:sede(?:\s+staccata)?\s+di\s+|sez(?:\.|ione)\s+staccata\s+di\s+|sede\s+)?(?P<seat>{_SEAT_RE})\)?)?"
@@ -317,7 +331,7 @@ _SEZ_SUF = r"(?:[-\s]?(?:bis|ter)(?![a-zà-ù])|-\d(?!\d)|[-\s]?(?-i:[A-Z])(?![A
 _CASE_EL = re.compile(
     rf"{_S}[,;]?{_S}(?:"
     rf"(?P<branch>civ(?:ile|\.)|pen(?:ale|\.))"
-    rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|Sez(?:\.|ioni)\s?Un(?:\.|ite)|sez(?:\.|ioni)\s?un(?:\.|ite)|Sez\.\s?U\.|sez\.\s?U\.|Sezioni\s+unite)"
+    rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
     rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}{_SEZ_SUF}|quater|stralcio)"
     rf"|(?P<sezx>(?:[Ss]ez(?:ioni|ione|\.)|[Ss]ezz\.)\s{{0,3}}(?:(?:[a-zà-ù]{{2,12}}\.?|per\s+(?:la|il|l['’]))\s{{0,3}}){{1,4}})"
@@ -327,7 +341,8 @@ _CASE_EL = re.compile(
     rf"|(?P<date>(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)|(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{4}}(?!\d))"
     rf"|(?P<causa>(?:(?:causa|cause\s+riunite|proc(?:\.|edimento))\s{{0,3}})?(?-i:[CTF])\s?[-–]\s?\d{{1,4}}/\d{{2}}(?![\d/])(?:\s?P\b)?)"
     rf"|(?P<num>(?:(?:ric(?:\.|orso)\s{{0,3}})?n(?:\.|r\.|°|um\.)|numero){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
-    rf"|\d{{1,6}}{_S}/{_S}\d{{4}}(?![\d/]))"
+    rf"|\d{{1,6}}{_S}/{_S}\d{{4}}(?![\d/])"
+    rf"|\d{{1,6}}{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))"
     rf"|(?P<year>(?:19|20)\d{{2}})(?![\d/])(?!\.\d)"
     rf"|(?P<filler>(?:a|con|la|le|sua|nella|nelle|recente|nota|celebre|citata|pronuncia|in|data)(?![a-zà-ù]))"
     rf"|(?P<gc>G\.\s?C\.|GC\b|Grande\s+(?:Camera|Sezione|Chambre))"
@@ -342,7 +357,8 @@ _PLACE = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:per\s+i\s+minorenni|di\s+sorveglianza|del\s+riesame|min(?:\.|orenni)|sorv(?:\.|eglianza)|riesame"
     r"|d['’]\s?[Aa]ppello|[Rr]eg(?:\.|ionale)|[Pp]rov(?:\.|inciale)|di\s+(?:primo|secondo)\s+grado)\s{0,3})?"
     r"(?:(?:di|del|della|dell['’]|per\s+(?:il|la|l['’]))\s{0,3})?"
-    r"(?P<place>[A-Z][a-zà-ù'’]+(?:[\s-]{1,2}[A-Z][a-zà-ù'’]+){0,3})"
+    r"(?P<place>L['’]\s?[A-Z][a-zà-ù]+|(?-i:[A-Z])[a-zà-ù'’]+(?:(?:[\s-]{1,2}|\s(?:di|nell['’]|d['’])\s?)(?-i:[A-Z])[a-zà-ù'’]+){0,3}"
+    r"|(?i:" + "|".join(_CITIES) + r")(?![a-zà-ù]))"
 )
 _NUM_PARTS = re.compile(
     rf"(?:(?:n(?:\.|r\.|°|um\.)|numero){_S})?(?P<n>\d{{1,6}})(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
@@ -362,7 +378,7 @@ _CASE_PREFIX = re.compile(
     re.I,
 )
 
-_ECLI = re.compile(r"ECLI:IT:(?P<court>[A-Z0-9]{1,7}):(?P<year>\d{4}):(?P<ord>[A-Za-z0-9.]{1,25})(?<!\.)")
+_ECLI = re.compile(r"(?i:ECLI:IT):(?P<court>[A-Za-z0-9]{1,7}):(?P<year>\d{4}):(?P<ord>[A-Za-z0-9.]{1,25})(?<!\.)")
 
 # Courts it_eli cannot check (no open source wired in, or not Italian): extracted all the same,
 # so that a text citing them is never passed as if they were not there. (regex, court code)
@@ -380,7 +396,7 @@ _OTHER_COURT_LIST: list[tuple[str, str]] = [
 ]
 _OTHER_COURTS = "|".join(p for p, _ in _OTHER_COURT_LIST)
 _SEATED = ("TRIB", "APP", "ASSISE", "TRIBUTARIA", "CCONTI")
-_OTHER_COURT_RE = [(re.compile(p), code) for p, code in _OTHER_COURT_LIST]
+_OTHER_COURT_RE = [(re.compile(p, re.I), code) for p, code in _OTHER_COURT_LIST]
 # what each of them is, for the verifier's gaps and it_coverage
 COURT_NAMES = {
     "COST": "Corte costituzionale", "CASS": "Corte di cassazione", "CDS": "Consiglio di Stato",
@@ -389,6 +405,16 @@ COURT_NAMES = {
     "TRIBUTARIA": "giustizia tributaria (Corte di giustizia tributaria / Commissione tributaria)",
     "CGUE": "Corte di giustizia dell'Unione europea", "CEDU": "Corte europea dei diritti dell'uomo",
 }
+
+
+def _seat_name(raw: str) -> str:
+    """A seat as written, in its usual capitals when written in lower case ('l'aquila' -> "L'Aquila")."""
+    s = re.sub(r"\s+", " ", raw).strip()
+    if not s.islower():
+        return s
+    words = [w if w in ("di", "nell'", "nell’", "sul") else re.sub(r"(^|['’])([a-zà-ù])", lambda m: m[1] + m[2].upper(), w)
+             for w in s.split(" ")]
+    return " ".join(words)
 
 
 def court_of(anchor: str) -> str:
@@ -414,52 +440,95 @@ def court_of(anchor: str) -> str:
 
 # The leading look-around is a cheap filter: a word start whose first letter can begin an anchor.
 # It makes the 40-branch alternation run only at plausible positions (3x faster on plain prose).
+_ACT_WORDS = "|".join(p for p, _ in _ACT_TYPES)
+_CODE_WORDS = "|".join(c.pattern for c in _CODE_ROWS)
 _TRIGGER = re.compile(
-    r"(?=[AaEeLlDdRrCcTt])(?<![\w])(?:"
-    r"(?P<ecli>ECLI:IT:)"
+    r"(?<![\w])(?:"
+    r"(?P<ecli>(?i:ECLI:IT:))"
     r"|(?P<art>(?i:artt?\.|art(?=\s+\d)|articol[oi](?![a-z])))"
-    r"|(?P<court>(?:Corte\s+(?i:cost|costituzionale|(?:suprema\s+)?di\s+cassazione)|C\.\s?[Cc]ost\.|Cass(?:azione)?\b|"
+    r"|(?P<court>(?:(?i:corte\s+(?:cost|costituzionale|(?:suprema\s+)?di\s+cassazione))|C\.\s?[Cc]ost\.|(?i:cass(?:azione)?)\b|"
     r"Consulta\b|"
-    r"Cons\.\s?(?:di\s+)?St|Consiglio\s+di\s+(?:Stato|giustizia\s+amministrativa)|C\.d\.S\.|CdS\b|"
-    r"C\.G\.A|CGA|T\.A\.R\.?|TAR\b|Tar\b|Tribunale\s+amministrativo\s+regionale|"
-    + _OTHER_COURTS + r"))"
-    r"|(?P<act>(?i:regolamento|reg\.|direttiva|dir\.)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))|(?i:legge|l\.|decreto|d\.\s?lgs|dlgs|d\.\s?lg|d\.\s?l|d\.\s?p\.\s?r|d\.\s?p\.\s?c\.\s?m|dpr\b|dpcm\b|r\.\s?d|regio|d\.\s?m\.|codice|cod\.|costituzione|carta\s+costituzionale)|DL\b|CAD\b|TUIR\b|TUEL\b)"
+    r"Cons\.\s?(?:di\s+)?St|(?i:consiglio\s+di\s+(?:stato|giustizia\s+amministrativa))|C\.d\.S\.|CdS\b|"
+    r"C\.G\.A|CGA|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo\s+regionale)|"
+    r"(?i:" + _OTHER_COURTS + r")))"
+    r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + _ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
+    r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
+    r"|(?P<cons>(?:(?i:considerando|consid\.)|cons\.)(?=\s{1,3}(?:n\.\s{0,3})?\d))"
+    r"|(?P<act>(?i:regolamento|reg\.|direttiva|dir\.)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))"
+    r"|(?i:" + _ACT_WORDS + r")|" + _CODE_WORDS + r")"
     r")"
 )
 
 
+def _trigger_words() -> list[str]:
+    """How every anchor can begin: the registries' names and aliases, court names, partition words."""
+    words = ["art.", "artt.", "art ", "articolo", "articoli", "ecli", "corte", "c. ", "c.", "cass", "consulta", "cons.",
+             "consiglio", "c.d.s.", "cds", "cdS", "cga", "c.g.a", "t.a.r", "tar ", "tar,", "tribunale", "trib.",
+             "comm.", "commissione", "ctp", "ctr", "cgt", "cgue", "cgce", "c.g.u.e.", "c.g.c.e.", "c.t.p.", "c.t.r.",
+             "c.edu", "c. edu", "c.cost", "c. cost", "c.conti", "c. conti", "c.app", "c. app", "c.ass", "c. ass",
+             "cedu", "app.", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
+             "considerando", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
+             "decretolegge", "decreto-legge", "decreto legge", "decreto", "decr.", "d.-l.", "d. l.", "d. lgs", "d.lgs",
+             "d. p.", "d.p.", "r. d.", "l. ", "legge", "circolare", "circ.", "delibera", "determina", "ordinanza",
+             "o.m.", "o. m.", "regio", "gdpr", "rgpd"]
+    words += [w for w in ORDINALS if w.endswith("a")]  # "dodicesima disposizione transitoria"
+    names = []
+    for t in ACT_TYPES:
+        names += [*t.aliases, t.label, t.abbreviation]
+    for c in _CODE_ROWS:
+        names += [*c.aliases, c.abbreviation, c.name]
+    # a registry name counts only if the trigger reads it (aliases for it_resolve may be prose words)
+    words += [n for n in names if _TRIGGER.match(n) or _TRIGGER.match(n + " 1/2000")]
+    return [re.sub(r"\s+", " ", w.lower()) for w in words if w]
+
+
+_WORDS = _trigger_words()
+def _trie_regex(prefixes: set[str]) -> str:
+    """One regex matching any of `prefixes`, as a trie (each step one character test): the C
+    engine then discards most word starts in a character or two."""
+    trie: dict = {}
+    for p in prefixes:
+        node = trie
+        for ch in p:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        if "" in node and len(node) == 1:
+            return ""
+        alts = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie)
+
+
+def _anchor_prefixes() -> set[str]:
+    out = {w[:6] for w in _WORDS if len(w) >= 6} | {w for w in _WORDS if len(w) < 6}
+    out = {re.sub(" ", "\x00", w) for w in out}  # a space in a name: any whitespace in the text
+    return out | {r for r in ("i ", "v ", "x ", "ii", "iv", "ix", "vi", "xi", "xv", "xx")}
+
+
+# word starts that may begin an anchor (the full trigger, an alternation of every act type and code
+# name, is tried only there: on plain prose that keeps the scan near the speed of one small regex)
+_PREFIXES = _anchor_prefixes()
+_FIRST = "".join(sorted({w[0] for w in _PREFIXES} | {w[0].upper() for w in _PREFIXES}))
+# the leading class lets the engine skip, at C speed, positions no anchor can start at
+_FILTER = re.compile(rf"(?=[{re.escape(_FIRST)}])(?<![\w])(?i:" + _trie_regex(_PREFIXES).replace("\x00", r"\s") + ")")
+
+
 def _year(y: str | None, act_type: str | None = None) -> int | None:
-    if not y:
-        return None
-    v = int(y)
-    if len(y) == 2:
-        if act_type in ("regio.decreto", "regio.decreto.legge"):
-            return 1900 + v
-        return 2000 + v if v <= YEAR_PIVOT else 1900 + v
-    return v if 1800 <= v <= 2100 else None
+    info = BY_URN_TYPE.get(act_type or "")
+    return year_of(y, historical=bool(info and info.historical))
 
 
 def _iso(d: str | None, m: str | None, y: int | None) -> str | None:
-    if not (d and m and y):
-        return None
-    day = 1 if d.lower() in ("1°", "1º", "primo") else int(d)
-    month = _MONTHS.get(m.lower()) if not m.isdigit() else int(m)
-    if not month or not 1 <= day <= 31 or not 1 <= month <= 12:
-        return None
-    return f"{y:04d}-{month:02d}-{day:02d}"
+    return iso_date(d, m, y)
 
 
 def _norm_key(s: str) -> str:
-    """'21 septies' -> '21-septies'; '25-bis.1' stays; 'Vicies semel' -> 'vicies-semel'."""
-    s = re.sub(r"[\s\u00a0]+", " ", s.strip().lower()).replace("–", "-")
-    m = re.match(r"(\d+)\s?-?\s?([a-z][a-z -]*?)?(\.\d+)?$", s)
-    if not m:
-        return s
-    num, suf, dot = m.group(1), m.group(2), m.group(3) or ""
-    num = str(int(num)) if num.strip("0") else num
-    if suf:
-        return f"{num}-{re.sub(r'[ -]+', '-', suf.strip())}{dot}"
-    return num + dot
+    """'21 septies' -> '21-septies'; '25-bis.1' stays; 'a bis' (a lettera) -> 'a-bis'."""
+    return canon_key(re.sub(r"[\s\u00a0]+", " ", s.strip()).replace("–", "-"))
 
 
 def _is_long(key: str) -> bool:
@@ -469,68 +538,98 @@ def _is_long(key: str) -> bool:
 
 
 def _roman(s: str) -> str:
-    vals = {"I": 1, "V": 5, "X": 10}
-    total, prev = 0, 0
-    for ch in reversed(s):
-        v = vals[ch]
-        total += -v if v < prev else v
-        prev = max(prev, v)
-    return str(total)
+    return str(roman_to_int(s) or s)
 
 
 # --------------------------------------------------------------------------- parsing helpers
 
 
+def _region_name(raw: str) -> str:
+    r = re.sub(r"\s+", " ", raw)
+    return _REGION_ABBREV.get(r.lower(), r)
+
+
+def _issuer_authority(m: re.Match) -> tuple[str, str]:
+    """(issuer as written, URN:NIR authority) of an _ISSUER match."""
+    iss = re.sub(r"\s+", " ", m.group("iss")).strip()
+    if m.group("acr"):
+        return iss, _ISSUER_ACRONYMS[m.group("acr").lower()]
+    if m.group("mname"):
+        return iss, "ministero." + authority_slug(m.group("mname"))
+    if m.group("bdi"):
+        return iss, "banca.italia"
+    return iss, authority_slug(iss.replace("Ag.", "Agenzia"))
+
+
+def _act_number(raw: str) -> str:
+    """'0241' -> '241'; '4 / B' -> '4/B'."""
+    s = re.sub(r"\s+", "", raw)
+    return str(int(s)) if s.isdigit() else s.upper()
+
+
 class _ActHit(msgspec.Struct):
     act: ActRef
     end: int
+    more: list[ActRef] = []  # "nn. 301, 305 e 309": the other acts of the same type and date/year
 
 
 def _parse_act(text: str, pos: int) -> _ActHit | None:
-    """An act with coordinates at pos: type + (date and/or number/year)."""
+    """An act with coordinates at pos: type + (date and/or number/year), with its Region or issuer."""
     eu = _EU_ACT.match(text, pos)
     if eu and (eu.group("org") or eu.group("org2") or eu.group("org3")):
         return _eu_act(eu, text, pos)
     m = _ACT_TYPE_RE.match(text, pos)
     if not m:
         return None
-    act_type = next(_ACT_TYPES[int(k[1:])][1] for k, v in m.groupdict().items() if v is not None)
+    act_type = _ACT_TYPES[int(m.lastgroup[1:])][1]
+    info = BY_URN_TYPE[act_type]
     word = m.group(0)
     # abbreviated 'l.' must not be a dotted initial inside something else ('l.r.' handled above)
     p = m.end()
     if act_type == "legge" and word.lower() == "l." and text[pos - 1 : pos] in ("'", "’"):
         return None
-    region = None
-    if act_type in ("legge.regionale", "legge.provinciale"):
+    region = issuer = authority = None
+    if info.family == "regionale":
         r = _REGION_AFTER.match(text, p)
     elif act_type == "legge":
         r = _REGION_OF_LEGGE.match(text, p)  # "legge della Regione Lombardia 11 marzo 2005, n. 12"
         if r:
-            act_type = "legge.regionale"
+            act_type, info = "legge.regionale", BY_URN_TYPE["legge.regionale"]
     else:
         r = None
     if r:
-        region, p = re.sub(r"\s+", " ", r.group("reg")), r.end()
+        region, p = _region_name(r.group("reg")), r.end()
+    if info.family in ("ministeriale", "amministrativo"):
+        im = _ISSUER.match(text, p)
+        if im:
+            (issuer, authority), p = _issuer_authority(im), im.end()
     number = year = date = None
-    d = _COORD_DATE.match(text, p) or _COORD_NDATE.match(text, p)
+    more: list[str] = []
+    d = _COORD_DATE.match(text, p)
+    if d is None:
+        d = _COORD_NDATE.match(text, p)
+        if d is not None and _iso(d.group("d"), d.group("m"), _year(d.group("y"), act_type)) is None:
+            d = None  # "l. 24/1/90" is not a date: read as a number below
     if d:
-        year = int(d.group("y"))
+        year = _year(d.group("y"), act_type)
+        if year is None:
+            return None
         date = _iso(d.group("d"), d.group("m"), year)
         number = d.group("n")
+        more = re.findall(r"\d+", d.group("more") or "")
         end = d.end()
-        if number is None:
-            # "legge 7 agosto 1990 n. 241" w/o comma is covered; "del" forms are rare after a date
-            if act_type not in ("decreto.ministeriale", "decreto.del.presidente.del.consiglio.dei.ministri", "regio.decreto"):
-                if region is None:
-                    return None
+        if number is None and not info.date_only and region is None and issuer is None:
+            return None  # "legge 7 agosto 1990" with no number: not enough to name a law
     else:
         n = _COORD_NUM.match(text, p)
-        if not n and region is not None:  # "art. 5 l.r. Lombardia": a regional law, coordinates not given
-            return _ActHit(ActRef(act_type=act_type, region=region, raw=text[pos:p].strip()), p)
+        if not n and (region is not None or issuer is not None):
+            # "art. 5 l.r. Lombardia": a regional law, coordinates not given
+            return _ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
+                                  raw=text[pos:p].strip(), start=pos, end=p), p)
         if not n:
             return None
         number = n.group("n")
-        yraw = n.group("y2") or n.group("y4")
+        yraw = n.group("y2") or n.group("y4") or n.group("n_y") or n.group("y5") or n.group("y6")
         year = _year(yraw, act_type)
         if yraw and year is None:
             return None
@@ -538,14 +637,26 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
             return None  # "legge 104" alone is too ambiguous; require "n." or a year
         if n.group("d"):
             date = _iso(n.group("d"), n.group("m"), year)
+        elif n.group("n_d"):
+            date = _iso(n.group("n_d"), n.group("n_m"), year)
+        more = re.findall(r"\d+", n.group("more") or "")
         end = n.end()
     if number is not None:
-        number = str(int(number))
+        number = _act_number(number)
     if act_type == "legge" and region is None:
         r = _REGION_OF_LEGGE.match(text, end)  # "legge n. 12/2005 della Regione Lombardia"
         if r:
-            act_type, region, end = "legge.regionale", re.sub(r"\s+", " ", r.group("reg")), r.end()
-    act = ActRef(act_type=act_type, number=number, year=year, date=date, raw=text[pos:end].strip(), region=region)
+            act_type, region, end = "legge.regionale", _region_name(r.group("reg")), r.end()
+    elif info.family == "regionale" and region is None:
+        r = _REGION_TAIL.match(text, end)
+        if r:
+            region, end = _region_name(r.group("reg")), r.end()
+    if info.family in ("ministeriale", "amministrativo") and issuer is None:
+        im = _ISSUER.match(text, end)
+        if im:
+            (issuer, authority), end = _issuer_authority(im), im.end()
+    act = ActRef(act_type=act_type, number=number, year=year, date=date, raw=text[pos:end].strip(), region=region,
+                 issuer=issuer, authority=authority)
     if act_type == "decreto.legge":
         c = _CONV.match(text, end)
         if c and c.end() > end + 2:
@@ -554,7 +665,9 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
                 act.converted_by = conv.act
                 end = conv.end
                 act.raw = text[pos:end].strip()
-    return _ActHit(act, end)
+    act.start, act.end = pos, end
+    others = [msgspec.structs.replace(act, number=str(int(x)), converted_by=None) for x in more]
+    return _ActHit(act, end, others)
 
 
 def _eu_act(m: re.Match, text: str, pos: int) -> _ActHit:
@@ -567,7 +680,8 @@ def _eu_act(m: re.Match, text: str, pos: int) -> _ActHit:
         year, number = int(a), str(int(b))
     else:
         year, number = _year(b), str(int(a))
-    return _ActHit(ActRef(act_type=act_type, number=number, year=year, raw=text[pos:m.end()].strip()), m.end())
+    return _ActHit(ActRef(act_type=act_type, number=number, year=year, raw=text[pos:m.end()].strip(), start=pos,
+                          end=m.end()), m.end())
 
 
 def _parse_code(text: str, pos: int) -> _ActHit | None:
@@ -575,8 +689,8 @@ def _parse_code(text: str, pos: int) -> _ActHit | None:
     if not m:
         return None
     i = int(m.lastgroup[1:]) if m.lastgroup else next(int(k[1:]) for k, v in m.groupdict().items() if v)
-    _, code, act_type = _CODES[i]
-    return _ActHit(ActRef(act_type=act_type, code=code, raw=m.group(0)), m.end())
+    code = _CODE_ROWS[i]
+    return _ActHit(ActRef(act_type=code.kind, code=code.id, raw=m.group(0), start=pos, end=m.end()), m.end())
 
 
 _KIND_OF_NOUN = [
@@ -589,6 +703,18 @@ _KIND_OF_NOUN = [
     (re.compile(r"legge|l\.", re.I), ("legge", "legge.costituzionale", "legge.regionale")),
     (re.compile(r"codice", re.I), ("codice",)),
 ]
+
+
+def _act_identity(a: ActRef) -> tuple:
+    """What names the act, whether cited by name or by coordinates ('Statuto dei lavoratori' = l. 300/1970)."""
+    if a.code:
+        appr = approving_act(a.code)
+        return (appr[0], appr[1], appr[2]) if appr else (a.code,)
+    return (a.act_type, a.number, a.year)
+
+
+def _same_act(a: ActRef, b: ActRef) -> bool:
+    return _act_identity(a) == _act_identity(b)
 
 
 def _kinds_for(noun: str) -> tuple[str, ...] | None:
@@ -610,6 +736,7 @@ class _Scanner:
         self.article_acts: dict[str, ActRef] = {}  # last act seen per article key ('art. 3 cit.')
         self.pending: tuple[ActRef, int, int] | None = None  # standalone act: (act, start, end)
         self.pending_used = False
+        self.pending_conflict = False
         self.anchor_end = 0  # end of the text that last extended the pending act's reach
 
     # -- standalone acts ---------------------------------------------------
@@ -622,6 +749,19 @@ class _Scanner:
         self.pending_used = False
 
     def _set_pending(self, act: ActRef, s: int, e: int) -> None:
+        # a second act named in the same sentence: an article after both is not surely of the last
+        # ("La legge n. 241 del 1990 ha modificato la disciplina del codice penale con l'art. 3")
+        prev = self.pending
+        near = prev is not None and s - prev[2] <= 200 and not _SENTENCE_END.search(self.text, prev[2], s)
+        if near and _same_act(prev[0], act):
+            # the same act named twice: "La legge n. 300/70 (Statuto dei lavoratori)"; "il codice di procedura
+            # penale fu approvato con d.P.R. 22 settembre 1988, n. 447": the act cited by its coordinates counts
+            if act.code or not prev[0].code:
+                self.anchor_end = e
+                return
+            self.pending = None
+        else:
+            self.pending_conflict = bool(near)
         self._flush_pending()
         self.pending = (act, s, e)
         self.anchor_end = e
@@ -632,7 +772,7 @@ class _Scanner:
         self.last_by_type[act.act_type] = (self.n_acts, act)
 
     def _pending_reaches(self, start: int) -> ActRef | None:
-        if not self.pending:
+        if not self.pending or self.pending_conflict:
             return None
         if start - self.anchor_end > 80:  # test before slicing: keeps the scan linear
             return None
@@ -651,7 +791,9 @@ class _Scanner:
         text = self.text
         c = _CONNECT.match(text, pos)
         p = c.end() if c else pos
-        for q in ((p, pos) if p != pos else (pos,)):
+        # the connector may be the act's own first word ("ai" of "AI Act"): try without it too
+        bare = _GAP.match(text, pos).end()
+        for q in dict.fromkeys((p, bare, pos)):
             hit = _parse_act(text, q) or _parse_code(text, q)
             if hit:
                 return hit.act, hit.end, False, False
@@ -702,7 +844,21 @@ class _Scanner:
                 pos = m.end()
                 continue
             m = _PERIODO.match(text, pos)
-            if m:
+            if m and "periodo" not in spec:
+                if m.group("pn"):
+                    spec["periodo"] = m.group("pn")
+                elif m.group("po"):
+                    spec["periodo"] = _ORD[m.group("po").lower()]
+                pos = m.end()
+                continue
+            m = _PARAGRAFO.match(text, pos)
+            if m and "paragrafo" not in spec:
+                spec["paragrafo"] = _norm_key(m.group("v"))
+                pos = m.end()
+                continue
+            m = _PUNTO.match(text, pos)
+            if m and "punto" not in spec:
+                spec["punto"] = _norm_key(m.group("v").rstrip(")"))
                 pos = m.end()
                 continue
             break
@@ -756,6 +912,10 @@ class _Scanner:
         while True:
             items, rng, and_following, art_end, ends = self._parse_group(group_start, head_end, first_key, plural)
             keys = [k for k, _ in items]
+            allegato = None
+            am = _ANNEX_AFTER.match(text, art_end)
+            if am:  # "art. 3 dell'allegato 1 al d.lgs. 104/2010": the annex's own article
+                allegato, art_end = am.group("v"), am.end()
             act, pos2, via_br, unresolved = self._parse_act_spec(art_end, keys)
             if act is None and not via_br and _is_long(items[-1][0]) and len(items) > 1:
                 # "artt. 3 e 4, 20121 Milano": a long number after the first, with no act after it,
@@ -787,6 +947,8 @@ class _Scanner:
                 if act is not None:
                     self.pending_used = True
                     self.anchor_end = end
+            if via_br and act is not None:
+                self._backfill(act, group_start)
             desc = None
             d = _DESC.match(text, end)
             if d and not _DESC_REJECT.match(d.group("d")):
@@ -799,6 +961,7 @@ class _Scanner:
                     numero=sp.get("numero"), article_range=rng if rng and i in (0, len(items) - 1) else None,
                     and_following=and_following and i == len(items) - 1,
                     description=desc if i == len(items) - 1 else None,
+                    periodo=sp.get("periodo"), paragrafo=sp.get("paragrafo"), punto=sp.get("punto"), allegato=allegato,
                 )
                 if first and i == 0 and prefix:
                     if c.comma is None and prefix.get("comma"):
@@ -828,6 +991,17 @@ class _Scanner:
             group_start = s.start() + i if i >= 0 else s.end()
             head_end, first_key = n.end(), _norm_key(n.group("num"))
 
+    def _backfill(self, act: ActRef, start: int) -> None:
+        """'all'art. 9 e ... all'art. 13 dello stesso decreto': a back-reference names the act the
+        sentence is about, so the articles before it in the same sentence left without an act get it."""
+        for c in reversed(self.out):
+            if c.kind != "statute" or c.start >= start:
+                continue
+            if _SENTENCE_END.search(self.text, c.end, start) or start - c.end > 300:
+                return
+            if c.act is None and c.act_unresolved and c.article is not None:
+                c.act, c.act_unresolved, c.via_backreference = act, False, True
+
     def _prefix(self, start: int) -> dict | None:
         window = self.text[max(0, start - 80) : start]
         i = window.rfind("omm")  # every prefix form names a comma/commi: cheap pre-check and cut
@@ -854,15 +1028,91 @@ class _Scanner:
         if not hit:
             return start + 1
         self._set_pending(hit.act, start, hit.end)
+        for other in hit.more:  # "dd.P.R. nn. 301, 305 e 309 del 1990": each act cited
+            self.out.append(Citation(raw=self.text[start:hit.end], start=start, end=hit.end, kind="statute", act=other))
         return hit.end
+
+    def _act_after(self, pos: int) -> tuple[ActRef | None, int]:
+        """The act named right after a partition ('... della Costituzione', '... al d.lgs. 231/2001'),
+        else (None, pos)."""
+        c = _CONNECT.match(self.text, pos)
+        for q in dict.fromkeys((c.end() if c else pos, _GAP.match(self.text, pos).end(), pos)):
+            hit = _parse_act(self.text, q) or _parse_code(self.text, q)
+            if hit:
+                return hit.act, hit.end
+        return None, pos
+
+    # -- the Costituzione's transitional provisions -------------------------------
+    def parse_disp_trans(self, start: int) -> int:
+        text = self.text
+        m = _DISP_TRANS.match(text, start)
+        if not m:
+            return start + 1
+        roman = m.group("r1") or m.group("r2")
+        value = roman_to_int(roman) if roman else (ORDINALS.get(m.group("o1").lower()) if m.group("o1") else int(m.group("d2")))
+        if not value:
+            return m.end()
+        spec, end = self._parse_item_specs(m.end())
+        act, end2 = self._act_after(end)
+        if act is None or act.act_type == "costituzione":
+            act = ActRef(act_type="costituzione", code="cost", raw=text[end:end2].strip() or "Cost.")
+            end = end2 if end2 != end else end
+        else:
+            end = end2
+        self.out.append(Citation(raw=text[start:end], start=start, end=end, kind="statute", act=act,
+                                 article=transitional_key(value), comma=spec.get("comma"), lettera=spec.get("lettera")))
+        return end
+
+    # -- partitions above the article: allegato, tabella, titolo, capo -------------------
+    def parse_structure(self, start: int) -> int:
+        text = self.text
+        pos = start
+        parts: dict[str, str] = {}
+        for _ in range(6):
+            m = _STRUCT.match(text, pos)
+            if not m:
+                break
+            kind = _STRUCT_KIND.get(m.group("kind").lower())
+            if kind and kind not in parts:
+                parts[kind] = m.group("v")
+            pos = m.end()
+            sep = _STRUCT_SEP.match(text, pos)
+            if not sep or not _STRUCT.match(text, sep.end()):
+                break
+            pos = sep.end()
+        if not parts:
+            return start + 1
+        sep = _STRUCT_SEP.match(text, pos)
+        act, end = self._act_after(sep.end() if sep else pos)
+        if act is None:
+            return pos  # "capo II" with no act: a heading, not a citation
+        self._flush_pending()
+        self._remember(act)
+        self.out.append(Citation(raw=text[start:end], start=start, end=end, kind="statute", act=act, **parts))
+        return end
+
+    # -- EU recitals -------------------------------------------------------------
+    def parse_considerando(self, start: int) -> int:
+        m = _CONSIDERANDO.match(self.text, start)
+        if not m:
+            return start + 1
+        act, end = self._act_after(m.end())
+        if act is None:
+            act = self._pending_reaches(start)
+            end = m.end()
+            if act is None:
+                return m.end()
+        self.out.append(Citation(raw=self.text[start:end], start=start, end=end, kind="statute", act=act,
+                                 considerando=m.group("v")))
+        return end
 
     # -- ECLI -----------------------------------------------------------------
     def parse_ecli(self, start: int) -> int:
         m = _ECLI.match(self.text, start)
         if not m:
             return start + 1
-        court, ordinal = m.group("court"), m.group("ord")
-        c = Citation(raw=m.group(0), start=start, end=m.end(), kind="ecli", ecli=m.group(0),
+        court, ordinal = m.group("court").upper(), m.group("ord").upper()
+        c = Citation(raw=m.group(0), start=start, end=m.end(), kind="ecli", ecli=m.group(0).upper(),
                      decision_year=int(m.group("year")))
         if court.startswith("TAR") and len(court) > 3:
             c.court, c.court_seat = "TAR", court[3:]
@@ -904,7 +1154,7 @@ class _Scanner:
         if court in _SEATED:
             pm = _PLACE.match(text, pos)
             if pm:
-                c.court_seat = re.sub(r"\s+", " ", pm.group("place"))
+                c.court_seat = _seat_name(pm.group("place"))
                 pos = pm.end()
         if court == "TAR":
             pm = _TAR_PLACE.match(text, pos)
@@ -1059,15 +1309,25 @@ class _Scanner:
         pos = 0
         n = len(text)
         while pos < n:
-            m = _TRIGGER.search(text, pos)
-            if not m:
+            f = _FILTER.search(text, pos)
+            if not f:
                 break
+            m = _TRIGGER.match(text, f.start())
+            if not m:
+                pos = f.start() + 1
+                continue
             s = m.start()
             g = m.lastgroup
             if g == "ecli":
                 pos = self.parse_ecli(s)
             elif g == "art":
                 pos = self.parse_articles(s)
+            elif g == "dt":
+                pos = self.parse_disp_trans(s)
+            elif g == "struct":
+                pos = self.parse_structure(s)
+            elif g == "cons":
+                pos = self.parse_considerando(s)
             elif g == "court":
                 anchor = m.group(0)
                 if anchor in ("C.d.S.", "CdS") and not re.match(r"\s*,?\s*(?:[Ss]ez|n\.|sent|ord|[Aa]d\.)", text[m.end() : m.end() + 12]):
@@ -1092,4 +1352,22 @@ def extract_citations(text: str) -> list[Citation]:
     """
     if not isinstance(text, str) or not text:
         return []
-    return _Scanner(text).run()
+    out = _Scanner(text).run()
+    for c in out:
+        identify(c)
+    return out
+
+
+def identify(c: Citation) -> None:
+    """Fill the identifiers of a citation: the act's URN (or ELI/CELEX), the cited article's URN,
+    a decision's ECLI where it can be built. Pure: what the text gives, nothing looked up."""
+    if c.kind == "statute" and c.act is not None:
+        act = c.act
+        if act.urn is None and act.eli is None:
+            act.urn, act.eli, act.celex = act_identifiers(act)
+            if act.converted_by is not None and act.converted_by.urn is None:
+                act.converted_by.urn = act_identifiers(act.converted_by)[0]
+        c.urn = article_urn(act, c.article) if act.urn else None
+    elif c.kind == "case" and c.ecli is None:
+        c.ecli = build_ecli(c.court, c.decision_year, c.decision_number, branch=c.court_branch,
+                            decision_type=c.decision_type)

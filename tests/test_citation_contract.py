@@ -1,0 +1,126 @@
+"""The citation contract: an identified act always carries its URN (ELI for EU acts), offline and
+out of the corpus; which act an article belongs to; one registry of codes for every tool."""
+
+from __future__ import annotations
+
+import pytest
+
+from it_eli.app import App
+from it_eli.law import codes
+from it_eli.law.scanner import extract_citations
+from it_eli.tools.registry import call
+from it_eli.verify import verify_text
+
+PARAGRAPH = (
+    "Il dipendente ha violato l'art. 7 del d.P.R. 62/2013 e l'art. 53, comma 16-ter, del d.lgs. 30 marzo 2001, "
+    "n. 165. Rileva altresì la l.r. Lombardia 11 marzo 2005, n. 12, il D.M. 10 marzo 2014, n. 55, il regio "
+    "decreto-legge 20 luglio 1934, n. 1404, il D.Lgs.Lgt. 10 maggio 1945, n. 234, l'art. 6, par. 1, lett. f), "
+    "GDPR, l'art. 2043 c.c., l'art. 12 disp. prel. c.c. e l'art. 3 Cost."
+)
+
+
+@pytest.fixture
+async def app(make_settings):
+    a = App(make_settings())
+    yield a
+    await a.close()
+
+
+async def test_offline_verification_gives_a_urn_for_every_identified_act(app):
+    res = await verify_text(app, PARAGRAPH, offline=True)
+    statutes = [c for c in res.citations if c.kind == "statute"]
+    assert len(statutes) >= 10
+    for c in statutes:
+        assert c.urn or c.eli, (c.raw, c.status)
+    by_raw = {c.raw.split(" ")[0] + c.raw[-12:]: c for c in statutes}
+    urns = {c.urn for c in statutes}
+    assert "urn:nir:stato:decreto.del.presidente.della.repubblica:2013;62" in urns  # out of corpus, year only
+    assert "urn:nir:stato:decreto.legislativo:2001-03-30;165" in urns  # full date when the text gives it
+    assert "urn:nir:regione.lombardia:legge:2005-03-11;12" in urns
+    assert "urn:nir:stato:regio.decreto.legge:1934-07-20;1404" in urns
+    assert any(c.eli == "http://data.europa.eu/eli/reg/2016/679/oj" for c in statutes)
+    # the preleggi are the c.c.'s annex 1: never art. 12 of the codice civile
+    pre = next(c for c in statutes if "prel" in c.raw)
+    assert pre.urn.endswith(";262:1") and pre.status != "verified"
+    assert by_raw
+
+
+def test_an_article_after_two_acts_is_not_tied_to_the_last_one():
+    text = "La legge n. 241 del 1990 ha modificato la disciplina del codice penale con l'art. 3"
+    (art,) = [c for c in extract_citations(text) if c.article]
+    assert art.act is None and art.act_unresolved
+
+
+async def test_an_ambiguous_article_is_never_verified(app):
+    text = "La legge n. 241 del 1990 ha modificato la disciplina del codice penale con l'art. 3."
+    res = await verify_text(app, text, offline=True)
+    art = next(c for c in res.citations if c.article == "3")
+    assert art.status == "act_unresolvable"
+
+
+def test_a_back_reference_names_the_act_of_the_articles_before_it():
+    text = ("Il decreto disciplina le sanzioni interdittive dall'art. 9 e la loro durata dall'art. 13 dello stesso "
+            "decreto legislativo 8 giugno 2001, n. 231.")
+    text = "Si applica il d.lgs. 231/2001. " + text.replace(" legislativo 8 giugno 2001, n. 231", "")
+    arts = {c.article: c for c in extract_citations(text) if c.article}
+    assert arts["9"].act is not None and arts["9"].act.number == "231"
+    assert arts["13"].act is not None and arts["13"].act.number == "231"
+
+
+@pytest.mark.parametrize("text, article, urn", [
+    ("urn:nir:stato:legge:1990-08-07;241~art5-bis", "5-bis", "urn:nir:stato:legge:1990-08-07;241~art5bis"),
+    ("urn:nir:stato:legge:1988-08-23;400~art17-com3", "17", "urn:nir:stato:legge:1988-08-23;400~art17-com3"),
+])
+def test_a_urn_is_read_whole(text, article, urn):
+    from it_eli.law.urn import parse_urn
+
+    u = parse_urn(text)
+    assert u.article == article and str(u) == urn
+
+
+def test_a_urn_tail_it_cannot_read_is_an_error():
+    from it_eli.errors import InvalidArg
+    from it_eli.law.urn import parse_urn
+
+    with pytest.raises(InvalidArg, match="unread tail"):
+        parse_urn("urn:nir:stato:legge:1990-08-07;241~art5-xyz")
+
+
+async def test_list_codes_resolve_and_extractor_agree_on_every_code(app):
+    err, listed = await call(app, "it_list_codes", {})
+    assert not err
+    assert {c["id"] for c in listed["codes"]} == {c.id for c in codes.CODES}
+    for c in listed["codes"]:
+        code = codes.CODES_BY_ID[c["id"]]
+        # the code by its abbreviation, or by the act's own citation when that is how it is cited
+        cite = f"art. 1 {code.abbreviation if not any(ch.isdigit() for ch in code.abbreviation) else code.act_citation}"
+        found = [x for x in extract_citations(cite) if x.article == "1"]
+        assert found and found[0].act is not None, (c["id"], cite)
+        act = found[0].act
+        if code.family in ("ue", "internazionale"):
+            assert act.eli == c["eli"] and act.code in (c["id"], None), (c["id"], cite)
+            continue
+        own = code.api_urn if (code.annex_of or act.code) and code.family == "codice" else code.urn
+        assert act.urn == own, (c["id"], cite, act.urn)
+        err, res = await call(app, "it_resolve", {"reference": cite})
+        assert not err, (cite, res)
+        assert res["act_urn"] == (code.api_urn if code.annex_of else c["urn"]), (cite, res)
+        if act.code:
+            assert res["code_id"] == c["id"], (cite, res)
+
+
+async def test_resolve_reads_historical_regional_and_ministerial_acts(app):
+    for ref, urn in [
+        ("D.Lgs.Lgt. 10 maggio 1945, n. 234", "urn:nir:stato:decreto.legislativo.luogotenenziale:1945-05-10;234"),
+        ("r.d.l. 2033/25", "urn:nir:stato:regio.decreto.legge:1925;2033"),
+        ("l.r. Lombardia 11 marzo 2005, n. 12", "urn:nir:regione.lombardia:legge:2005-03-11;12"),
+        ("art. 3 D.P.C.M. 5 dicembre 2013, n. 159", "urn:nir:presidente.consiglio.ministri:decreto:2013-12-05;159"),
+    ]:
+        err, res = await call(app, "it_resolve", {"reference": ref})
+        assert not err, (ref, res)
+        assert res["act_urn"] == urn, (ref, res)
+
+
+async def test_resolve_says_what_it_could_not_read(app):
+    err, res = await call(app, "it_resolve", {"reference": "art. 5 d.lgs. 231/2001 zzz qqq"})
+    assert err and "zzz" in str(res)
