@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -14,6 +15,7 @@ from .http import download_to_file
 
 log = logging.getLogger(__name__)
 
+SOURCE_VALID = "a local .zip/.json file or directory, or an http(s) URL of the Court's open data"
 DEFAULT_ARCHIVES = ("P_json1956_1980.zip", "P_json1981_2000.zip", "P_json2001_oggi.zip")
 
 
@@ -35,6 +37,8 @@ async def resolve_sources(app, sources: list[str] | None) -> list[Path]:
             dest = app.settings.home / "downloads" / name
             try:
                 await download_to_file(app.http, src, dest, what=f"Court open data {name}")
+            except InvalidArg:  # a URL the caller gave outside the allow-list: their mistake
+                raise
             except ItEliError as exc:
                 failures.append(f"{src}: {exc.message}")
                 continue
@@ -42,7 +46,9 @@ async def resolve_sources(app, sources: list[str] | None) -> list[Path]:
         else:
             p = Path(src).expanduser()
             if not p.exists():
-                raise InvalidArg(f"source {src!r} does not exist", valid="a local .zip/.json file or directory, or an http(s) URL")
+                raise InvalidArg(f"source {src!r} does not exist", valid=SOURCE_VALID)
+            if p.is_file() and p.suffix.lower() != ".json" and not zipfile.is_zipfile(p):
+                raise InvalidArg(f"source {src!r} is neither a zip archive nor a .json file", valid=SOURCE_VALID)
             paths.append(p)
     if failures and not paths:
         raise UpstreamUnavailable("could not download the Court's open data: " + "; ".join(failures))

@@ -415,7 +415,8 @@ def _build(idir: IndexDir, build: Path, sources: list[Path], base: Path | None, 
         del writer, index
         shutil.rmtree(build, ignore_errors=True)
         idir.cleanup(keep=2)
-        if base is None:
+        if base is None or done.unchanged + done.duplicates == 0:
+            # sources holding no decision at all are an error, never "already up to date"
             errors = errors or ["no decisions found in the sources"]
         return BuildReport(
             indexed=0, errors=errors, seconds=round(time.monotonic() - started, 2),
@@ -649,7 +650,7 @@ class DecisionIndex:
         query_notes: list[str] = []
         if isinstance(query, str) and _FILTER_IN_QUERY.search(query):
             query, anno, tipologia, query_notes = _filters_from_query(query, anno, tipologia)
-        parsed = parse_query(query)
+        parsed = parse_query(query, citations=True)
         index, searcher, _ = self.searcher()
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
         ranked = ranked_search(
@@ -911,11 +912,21 @@ def _as_int(name: str, value: int | str | None) -> int | None:
     s = str(value).strip()
     if not s.isdigit():
         example = {"anno": "2014", "numero": "238"}.get(name, "238")
-        raise InvalidArg(f"{name}={value!r} is not a number", valid=f"{name} as an integer, e.g. {example}")
+        also = ", or number/year as cited: 238/2014" if name == "numero" else ""
+        raise InvalidArg(f"{name}={value!r} is not a number", valid=f"{name} as an integer, e.g. {example}{also}")
     return int(s)
 
 
+_NUMERO_ANNO_RE = re.compile(r"\s*(\d{1,6})\s*/\s*(\d{4})\s*")
+
+
 def validate_decision_ref(ecli, anno, numero) -> tuple[str | None, int | None, int | None]:
+    m = _NUMERO_ANNO_RE.fullmatch(numero) if isinstance(numero, str) else None
+    if m:  # "238/2014", as decisions are cited: the number and the year
+        numero, year = m.group(1), int(m.group(2))
+        if anno is not None and anno != "" and _as_int("anno", anno) != year:
+            raise InvalidArg(f"numero says {year}, anno says {anno}", valid="the same year in both, or the year in one only")
+        anno = year
     anno_i, numero_i = _as_int("anno", anno), _as_int("numero", numero)
     if ecli:
         m = _ECLI_RE.match(str(ecli).strip())

@@ -84,6 +84,7 @@ REGION_ALIASES: dict[str, str] = {_norm(r): r for r in REGIONS} | {
     "trentino": "Trentino-Alto Adige", "trentino alto adige": "Trentino-Alto Adige", "puglie": "Puglia",
 }
 _CDS_NAMES = ("consiglio di stato", "cons stato", "cons st", "cds", "cdst", "c d s", "cons di stato")
+_CDS_PREFIXES = ("consiglio di stato", "consiglio stato")  # the full name, with or without "di"
 _CGARS_NAMES = ("consiglio di giustizia amministrativa", "cgars", "cga", "c g a", "c g a r s", "cgar")
 # words around a seat or region in what lawyers write: "T.A.R. per il Lazio, sede di Roma",
 # "TAR Lombardia sezione staccata di Brescia", "T.R.G.A. Trento"
@@ -173,7 +174,7 @@ def sede_of(text: str | None) -> str | None:
     if not text:
         return None
     n = _norm(text)
-    if n.startswith(_CDS_NAMES[0]) or n in _CDS_NAMES:
+    if n.startswith(_CDS_PREFIXES) or n in _CDS_NAMES:
         return CDS
     if n.startswith(_CGARS_NAMES[0]) or n in _CGARS_NAMES:
         return CGARS
@@ -195,7 +196,7 @@ def resolve_sede(sede: str | None) -> str | None:
     n = _norm(sede)
     if not n:
         raise InvalidArg(f"unknown sede {sede[:60]!r}", valid=SEDE_VALID)
-    if n in _CDS_NAMES or n.startswith(_CDS_NAMES[0]):
+    if n in _CDS_NAMES or n.startswith(_CDS_PREFIXES):
         return CDS
     if n in _CGARS_NAMES or n.startswith(_CGARS_NAMES[0]) or n.split()[0] in ("cga", "cgars"):
         return CGARS

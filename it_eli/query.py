@@ -302,7 +302,10 @@ def _scoped(node: Node, field: str) -> Node:
     return Or([_scoped(c, field) for c in node.children])
 
 
-def parse_query(text: str) -> ParsedQuery:
+def parse_query(text: str, *, citations: bool = False) -> ParsedQuery:
+    """The query tree. `citations`: a query that is a citation also matches the forms the texts
+    write it in; only for the local indexes, whose texts hold those forms (a live upstream gets
+    the user's words alone)."""
     if not isinstance(text, str) or not text.strip():
         raise QueryError("the query is empty", valid='some words, a "phrase", AND/OR/NOT, field:word')
     if len(text) > MAX_QUERY_CHARS:
@@ -318,7 +321,7 @@ def parse_query(text: str) -> ParsedQuery:
     root = parser.parse()
     if root is None:
         raise QueryError("the query has no searchable words", valid='some words, a "phrase", AND/OR/NOT, field:word')
-    phrases = citation_phrases(text)
+    phrases = citation_phrases(text) if citations else []
     if phrases:  # a citation: also the forms the texts write it in (it_eli.law.forms)
         root = Or([root, *(Term(text=w, phrase=True, slop=slop) for w, slop in phrases)])
         notes.append("read as a citation: also matched as " + "; ".join(f'"{w}"' for w, _ in phrases[:3]))

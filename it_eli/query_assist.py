@@ -324,7 +324,7 @@ def assisted_query(text: str, searcher: tantivy.Searcher, schema: tantivy.Schema
     assist = QueryAssist()
     if questions:
         text, assist.question_words = strip_question(text)
-    parsed = parse_query(text)
+    parsed = parse_query(text, citations=True)
     if typos and exact_field:
         parsed, assist.corrected = correct_typos(parsed, searcher, vocab_field, exact_field, an)
     typed = parsed

@@ -809,6 +809,15 @@ def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> t
     return text[offset:end], (end if end < len(text) else None)
 
 
+def resolve_part(part: object) -> str:
+    """`text` or `dispositivo`, case and spaces aside: checked before any request, so a wrong
+    part is a bad argument even while the court is down."""
+    name = part.strip().lower() if isinstance(part, str) else part
+    if name not in ("text", "dispositivo"):
+        raise InvalidArg(f"unknown part {str(part)[:40]!r}", valid="part: text (the full text) or dispositivo")
+    return name
+
+
 def parse_decision(
     body: bytes, *, sic_id: str, max_chars: int, offset: int, sentenzeweb_url: str, content_type: str = "",
     budget: int | None = None, part: str = "text",
@@ -816,8 +825,7 @@ def parse_decision(
     """One decision, paged. The answer's text budget is shared: the dispositivo (whole when it is
     at most MAX_DISPOSITIVO_CHARS, else its head and `dispositivo_truncated`) is paid for first,
     the page of `text` gets the rest. `part="dispositivo"` pages the dispositivo itself."""
-    if part not in ("text", "dispositivo"):
-        raise InvalidArg(f"unknown part {str(part)[:40]!r}", valid="text (the full text) or dispositivo")
+    part = resolve_part(part)
     answer = decode_answer(body, content_type)
     docs = [d for d in answer.response.docs if d.id == sic_id]
     if not docs:

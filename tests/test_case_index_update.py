@@ -73,6 +73,20 @@ def test_an_update_with_nothing_new_publishes_nothing(tmp_path, built):
     assert index.idir.current() == before and index.search("circolazione").total == 5
 
 
+def test_an_update_from_sources_without_decisions_is_not_up_to_date(tmp_path, built):
+    """An archive or folder holding no decision (a wrong path, an empty download) says so: a
+    scheduled job must not read it as "nothing new"."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    index = DecisionIndex(built)
+    before = index.idir.current()
+    for source in (empty, court_archive(tmp_path, {2014: []}, name="none.zip")):
+        report = update_index(built, [source])
+        assert not report.published and report.incremental
+        assert report.errors == ["no decisions found in the sources"]
+        assert index.idir.current() == before and index.search("circolazione").total == 5
+
+
 def test_a_failing_update_leaves_the_previous_index_serving(tmp_path, built):
     index = DecisionIndex(built)
     before = index.idir.current()

@@ -245,6 +245,23 @@ async def test_bad_sic_id_makes_no_request(live, upstream):
     assert upstream.requests == []
 
 
+@pytest.mark.parametrize("part", ["motivi", "massima", 7])
+async def test_bad_part_makes_no_request(live, upstream, part):
+    """A wrong `part` is the caller's mistake whatever the court's state: said before any
+    request, so with the court down it is still invalid_arg, never upstream_unavailable."""
+    client, settings = live()
+    with pytest.raises(InvalidArg) as exc:
+        await tools.it_cassazione_get(client, settings, sic_id="snciv2021521018O", part=part)
+    assert "dispositivo" in exc.value.valid
+    assert upstream.requests == []
+
+
+async def test_part_is_read_as_lawyers_type_it(live):
+    client, settings = live()
+    res = await tools.it_cassazione_get(client, settings, sic_id="snciv2021521018O", part=" Dispositivo ")
+    assert res.part == "dispositivo"
+
+
 @pytest.mark.parametrize(
     ("mode", "error"),
     [

@@ -109,6 +109,19 @@ def test_ecli_and_year_number_lookups_agree(index):
     assert "2052 del codice civile" in a.parts[0].text
 
 
+def test_numero_as_lawyers_cite_it_carries_the_year(index):
+    """`n. 4/2001` is how a decision is cited: numero "4/2001" names the year too."""
+    a = index.get_decision(anno=2001, numero=4)
+    assert index.get_decision(numero="4/2001") == a
+    assert index.get_decision(anno=2001, numero=" 4 / 2001 ") == a
+    with pytest.raises(InvalidArg) as exc:
+        index.get_decision(anno=2000, numero="4/2001")
+    assert "2000" in exc.value.message and "2001" in exc.value.message
+    with pytest.raises(InvalidArg) as exc:
+        index.get_decision(numero="4/")
+    assert "238/2014" in exc.value.valid
+
+
 def test_long_text_is_paged_without_losing_a_character(index):
     full = index.get_decision(anno=2001, numero=2, max_chars=60000)
     pieces, offset = [], 0

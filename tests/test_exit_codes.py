@@ -64,6 +64,20 @@ def test_bad_input_is_2_for_every_command(run, tmp_path):
     assert run("serve", "--port", "99999").returncode == exitcodes.BAD_INPUT
 
 
+def test_an_index_source_that_cannot_be_used_is_bad_input(run, tmp_path):
+    """A source URL outside the upstream allow-list, or a file that is not an archive, is the
+    caller's mistake (exit 2, saying what is valid), never "unavailable, retry later"."""
+    r = run("index", "build", "--source", "https://evil.example.com/P_json2001_oggi.zip")
+    assert r.returncode == exitcodes.BAD_INPUT, r.stderr
+    assert "invalid_arg" in r.stderr and "not an allowed upstream" in r.stderr
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not an archive", encoding="utf-8")
+    for command in ("build", "update"):
+        r = run("index", command, "--source", str(notes))
+        assert r.returncode == exitcodes.BAD_INPUT, r.stderr
+        assert "invalid_arg" in r.stderr and "zip" in r.stderr
+
+
 def test_unavailable_is_4(run):
     # nothing indexed and no first-use build: the index is missing, not a bad question
     r = run("tool", "it_case_search", json.dumps({"query": "responsabilita"}))

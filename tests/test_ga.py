@@ -135,6 +135,8 @@ def test_sede_and_tipo():
         ("Tar Catania", "Catania"), ("TAR Toscana", "Firenze"), ("Molise", "Campobasso"), ("T.A.R. Sardegna", "Cagliari"),
         ("TAR Friuli-Venezia Giulia", "Trieste"), ("Valle d'Aosta", "Aosta"), ("TAR Reggio Calabria", "Reggio Calabria"),
         ("roma", "Roma"), ("TARBS", "Brescia"),
+        # as legal databases print it (no "di"), also with the section after a comma
+        ("Consiglio Stato", "Consiglio di Stato"), ("Consiglio Stato, sez. IV", "Consiglio di Stato"),
     ],
 )
 def test_sede_as_lawyers_write_it(written, sede):

@@ -332,8 +332,12 @@ async def test_original_export_cached_is_served_as_original(offline_home):
         err, p = await call(app, "it_get_act", {"reference": "eli/id/2012/12/03/012G0234/ORIGINAL"})
         assert not err and p["cached_versions"][-1] == "originale" and p["in_force_date"] is None, p
         assert p["version_note"].startswith("original text as published")
-        err, t = await call(app, "it_get_text", {"reference": DL207 + "~art1-bis@originale", "max_chars": 500})
+        err, t = await call(app, "it_get_text", {"reference": DL207 + "~art1@originale", "max_chars": 500})
         assert not err and t["original"] is True and t["in_force_date"] is None
+        # art. 1-bis came with the conversion law: it is not part of the decree as published
+        err, t = await call(app, "it_get_text", {"reference": DL207 + "~art1-bis@originale", "max_chars": 500})
+        assert err and t["code"] == "not_found", t
+        assert "conver" in (t["message"] + (t.get("valid") or "")).lower(), t
 
 
 # ---------------------------------------------------------------- 10. references, URLs, valid

@@ -31,7 +31,7 @@ class CaseSearchParams(msgspec.Struct, kw_only=True):
 class CaseGetParams(msgspec.Struct, kw_only=True):
     ecli: Annotated[str | None, Meta(description="ECLI:IT:COST:<year>:<number>, e.g. ECLI:IT:COST:2014:238.")] = None
     anno: Annotated[int | str | None, Meta(description="Year of the decision (with numero, instead of ecli).")] = None
-    numero: Annotated[int | str | None, Meta(description="Number of the decision (with anno).")] = None
+    numero: Annotated[int | str | None, Meta(description="Number of the decision (with anno), or number/year as cited: 238/2014.")] = None
     max_chars: Annotated[int, Meta(ge=1, description="Characters of text in this answer (at most the server's answer budget, IT_ELI_MAX_ANSWER_CHARS).")] = 20_000
     offset: Annotated[int, Meta(ge=0, description="Where this page starts: pass next_offset back.")] = 0
 

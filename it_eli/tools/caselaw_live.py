@@ -246,7 +246,7 @@ async def it_cassazione_get(
     sic_id = sentenzeweb.check_sic_id(sic_id)
     size = _max_chars(settings, max_chars)
     offset = _check_int("offset", offset, 0, 50_000_000)
-    part = (part or "text").strip().lower() if isinstance(part, str) else part
+    part = sentenzeweb.resolve_part(part or "text")
     (body, ctype), stale = await _select(client, settings, sentenzeweb.get_params(sic_id), DOCUMENT_CACHE_SECONDS)
     result = sentenzeweb.parse_decision(
         body, sic_id=sic_id, max_chars=size, offset=offset, sentenzeweb_url=settings.sentenzeweb_url, content_type=ctype,

@@ -19,14 +19,14 @@ class CassSearchParams(msgspec.Struct, kw_only=True):
     decision_type: Annotated[str | None, Meta(description="sentenza, ordinanza, ordinanza interlocutoria or decreto.")] = None
     anno: Annotated[int | None, Meta(description="Year of the decision.")] = None
     sort: Annotated[str | None, Meta(description="relevance (default), deposit_date or decision_date (newest first).")] = None
-    limit: Annotated[int, Meta(description="Hits per page.")] = 10
-    offset: Annotated[int, Meta(description="Hits to skip (paging).")] = 0
+    limit: Annotated[int, Meta(ge=1, le=live.MAX_CASS_LIMIT, description="Hits per page.")] = 10
+    offset: Annotated[int, Meta(ge=0, le=10000, description="Hits to skip (paging).")] = 0
 
 
 class CassGetParams(msgspec.Struct, kw_only=True):
     sic_id: Annotated[str, Meta(description="The decision's SentenzeWeb id, from it_cassazione_search (e.g. snciv2021521018O).")]
     max_chars: Annotated[int | None, Meta(description="Characters in this answer (at most the server's answer budget).")] = None
-    offset: Annotated[int, Meta(description="Where this page starts: pass next_offset back.")] = 0
+    offset: Annotated[int, Meta(ge=0, description="Where this page starts: pass next_offset back.")] = 0
     part: Annotated[str, Meta(description="text (the decision) or dispositivo.")] = "text"
 
 
@@ -37,13 +37,13 @@ class GaSearchParams(msgspec.Struct, kw_only=True):
     numero: Annotated[str | int | None, Meta(description="Decision number (11970 or 11970/2026).")] = None
     anno: Annotated[int | None, Meta(description="Year of the decision.")] = None
     sezione: Annotated[str | None, Meta(description="Section, e.g. IV or 1B (applied to the first page).")] = None
-    limit: Annotated[int, Meta(description="Hits (1-60).")] = 20
+    limit: Annotated[int, Meta(ge=1, le=60, description="Hits (1-60).")] = 20
 
 
 class GaGetParams(msgspec.Struct, kw_only=True):
     document_url: Annotated[str, Meta(description="The decision's URL from it_ga_search (mdp.giustizia-amministrativa.it only).")]
     max_chars: Annotated[int | None, Meta(description="Characters in this answer (at most the server's answer budget).")] = None
-    offset: Annotated[int, Meta(description="Where this page starts: pass next_offset back.")] = 0
+    offset: Annotated[int, Meta(ge=0, description="Where this page starts: pass next_offset back.")] = 0
 
 
 @tool("it_cassazione_search", CassSearchParams, live.CassazioneSearchResult, open_world=True)

@@ -85,7 +85,22 @@ def input_schema(spec: ToolSpec) -> dict[str, Any]:
     s = _inline_schema(spec.params)
     s.pop("title", None)
     s["additionalProperties"] = False  # decode_args refuses what the schema does not name
+    for name, prop in s.get("properties", {}).items():
+        if _takes_number_as_string(_field_kinds(spec.params).get(name, ())):
+            _also_integer(prop)  # say what decode_args accepts, so a validating client sends 24
     return s
+
+
+def _takes_number_as_string(types: tuple[msgspec.inspect.Type, ...]) -> bool:
+    return any(isinstance(t, msgspec.inspect.StrType) for t in types) and not any(
+        isinstance(t, _NUMBER_KINDS) for t in types)
+
+
+def _also_integer(prop: dict[str, Any]) -> None:
+    """Let a string property's schema take an integer too (its digits are the identifier)."""
+    for branch in prop.get("anyOf", [prop]):
+        if branch.get("type") == "string":
+            branch["type"] = ["string", "integer"]
 
 
 def output_schema(spec: ToolSpec) -> dict[str, Any]:
@@ -185,7 +200,7 @@ def _numbers_as_strings(params: type, arguments: dict[str, Any]) -> dict[str, An
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
         types = kinds.get(name, ())
-        if any(isinstance(t, msgspec.inspect.StrType) for t in types) and not any(isinstance(t, _NUMBER_KINDS) for t in types):
+        if _takes_number_as_string(types):
             out = dict(arguments) if out is None else out
             out[name] = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
     return arguments if out is None else out
