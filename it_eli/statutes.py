@@ -21,8 +21,10 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Annotated
 
 import msgspec
+from msgspec import Meta
 import tantivy
 from cachetools import LRUCache
 
@@ -143,9 +145,17 @@ class StatuteSearchResult(msgspec.Struct, kw_only=True):
     notes: list[str] = msgspec.field(default_factory=list)
     # What was done to the query before searching (question words dropped, typos corrected,
     # thesaurus expansions such as "scippo → furto con strappo"), so a hit can be explained.
-    expanded: list[str] = msgspec.field(default_factory=list)  # "scippo → furto con strappo"
-    corrected: list[str] = msgspec.field(default_factory=list)  # "stradle → stradale"
-    question_words: list[str] = msgspec.field(default_factory=list)  # "cosa rischia" (not searched)
+    expanded: Annotated[list[str], Meta(description=(
+        "Thesaurus expansions searched beside the words typed, weighted below them, one per term: "
+        "'scippo → furto con strappo'. They explain why a hit without the typed word came."))] = \
+        msgspec.field(default_factory=list)
+    corrected: Annotated[list[str], Meta(description=(
+        "Words no indexed article contains as typed, searched as the nearest word of the index "
+        "vocabulary instead: 'stradle → stradale'. Check the correction is the word meant."))] = \
+        msgspec.field(default_factory=list)
+    question_words: Annotated[list[str], Meta(description=(
+        "Words that frame the question, not searched as terms ('cosa rischia'), or replaced by "
+        "the code's word for the notion asked about ('quanto dura → durata')."))] = msgspec.field(default_factory=list)
     dataset_note: str = DATASET_NOTE
 
 

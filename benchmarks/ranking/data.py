@@ -210,13 +210,24 @@ def decisions(testdata: Path) -> Collection:
                       note=f"{len(queries)} massime headings -> decision; {len(docs)} documents")
 
 
-def load_collections(testdata: Path, *, small: bool = False, cap: int | None = KNOWN_ITEM_CAP) -> list[Collection]:
-    arts = statute_articles(testdata, SMALL_ACTS if small else None)
-    cols = [known_item(arts, cap=cap)]
-    if not small:
-        cols.append(handwritten(arts))
-        cols.append(natural_language(arts))
-    cols.append(decisions(testdata))
+def load_collections(testdata: Path, *, small: bool = False, cap: int | None = KNOWN_ITEM_CAP,
+                     only: list[str] | None = None) -> list[Collection]:
+    """Every collection, or those named in `only` (unknown names: ValueError listing the valid ones)."""
+    names = ["statute-known-item"] + ([] if small else ["statute-handwritten", "statute-nl"]) + ["decisions-casehold"]
+    want = set(only or names)
+    if want - set(names):
+        raise ValueError(f"unknown collection(s) {sorted(want - set(names))}; valid: {', '.join(names)}")
+    cols = []
+    if want & {n for n in names if n.startswith("statute")}:
+        arts = statute_articles(testdata, SMALL_ACTS if small else None)
+        if "statute-known-item" in want:
+            cols.append(known_item(arts, cap=cap))
+        if "statute-handwritten" in want:
+            cols.append(handwritten(arts))
+        if "statute-nl" in want:
+            cols.append(natural_language(arts))
+    if "decisions-casehold" in want:
+        cols.append(decisions(testdata))
     for c in cols:
         c.meta["docs"] = len(c.docs)
     return cols

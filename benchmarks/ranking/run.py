@@ -1,6 +1,7 @@
 """Issue 6: ranking quality of it_eli against its own ablations and the baselines a user would pick.
 
-    python -m benchmarks ranking [--small] [--only NAME,...] [--cap N] [--json OUT] [--check] [--out DIR]
+    python -m benchmarks ranking [--small] [--only NAME,...] [--collections NAME,...] [--cap N]
+                                 [--json OUT] [--check] [--out DIR]
 
 Prints nDCG@10 / MRR@10 / Recall@100 / zero-result share / query p95 for every setup on every
 collection (benchmarks/ranking/data.py says how each collection is built), then the acceptance
@@ -34,9 +35,10 @@ OUT = HERE / "results"
 
 
 def run(*, small: bool = False, only: list[str] | None = None, cap: int | None = KNOWN_ITEM_CAP,
-        log=lambda m: None) -> dict:
-    """{collection: {"note", "docs", "setups": {setup: metrics + seconds}}}."""
-    cols = load_collections(testdata_dir(), small=small, cap=cap)
+        collections: list[str] | None = None, log=lambda m: None) -> dict:
+    """{collection: {"note", "docs", "setups": {setup: metrics + seconds}}}; `collections`: only
+    these (names as printed, e.g. statute-known-item), the others not built."""
+    cols = load_collections(testdata_dir(), small=small, cap=cap, only=collections)
     systems = [s for s in all_systems() if not only or s.name in only]
     out: dict = {}
     for col in cols:
@@ -207,6 +209,7 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks ranking", description=__doc__.split("\n\n")[0])
     ap.add_argument("--small", action="store_true", help="CI-fast subset (a few acts + casehold)")
     ap.add_argument("--only", help="comma-separated setup names")
+    ap.add_argument("--collections", help="comma-separated collection names (default: all)")
     ap.add_argument("--cap", type=int, default=KNOWN_ITEM_CAP, help="known-item queries sampled (0 = all)")
     ap.add_argument("--json", help="write the figures to this file")
     ap.add_argument("--check", action="store_true", help="compare it_eli with expected.json (implies --small)")
@@ -217,8 +220,13 @@ def main(argv: list[str]) -> int:
         return 2
     small = args.small or args.check
     t0 = time.perf_counter()
-    results = run(small=small, only=args.only.split(",") if args.only else None, cap=args.cap or None,
-                  log=lambda m: print(m, file=sys.stderr, flush=True))
+    try:
+        results = run(small=small, only=args.only.split(",") if args.only else None, cap=args.cap or None,
+                      collections=args.collections.split(",") if args.collections else None,
+                      log=lambda m: print(m, file=sys.stderr, flush=True))
+    except ValueError as e:  # an unknown collection name
+        print(f"--collections: {e}", file=sys.stderr)
+        return 2
     print(table(results))
     ok, lines = targets(results)
     print("\ntargets:" + ("" if lines else " (it_eli or the baselines not run)"))
