@@ -483,6 +483,12 @@ FORMS: list[dict] = [
     F("art. 5 della legge sul divorzio", "urn:nir:stato:legge:1970-12-01;898~art5", article="5"),
     # ------------------------------------------------------------ partitions beyond comma/lettera/numero
     F("allegato 1 al d.lgs. 104/2010", "urn:nir:stato:decreto.legislativo:2010;104", allegato="1"),
+    # partitions named before the act, no article between: acts of one article (leggi di bilancio), EU acts
+    F("comma 56 della legge n. 296 del 2006", "urn:nir:stato:legge:2006;296", article=None, comma="56"),
+    F("commi 1 e 2 della l. 190/2012", "urn:nir:stato:legge:2012;190", article=None, comma="1,2"),
+    F("ai sensi del comma 3, lett. b), del d.lgs. 231/2001", DLGS231Y, article=None, comma="3", lettera="b"),
+    U("paragrafo 3, lettera b), della direttiva 2002/24/CE", "http://data.europa.eu/eli/dir/2002/24/oj",
+      paragrafo="3", lettera="b"),
     F("art. 3 dell'allegato 1 al d.lgs. 2 luglio 2010, n. 104", "urn:nir:stato:decreto.legislativo:2010-07-02;104~art3",
       article="3", allegato="1"),
     F("art. 12 dell'allegato II.12 al d.lgs. 36/2023", "urn:nir:stato:decreto.legislativo:2023;36~art12", article="12",

@@ -24,7 +24,7 @@ from .codes import approving_act, scan_pattern
 from .urn import act_identifiers, article_urn, build_ecli
 from .grammar import DAY_RE, LATIN, MONTH_RE, ORDINAL_RE, ORDINALS, canon_key, iso_date, roman_to_int, transitional_key, year_of
 
-__all__ = ["ActRef", "Citation", "extract_citations", "COURT_NAMES"]
+__all__ = ["ActRef", "Citation", "Partitions", "extract_citations", "partitions_of", "COURT_NAMES", "PARTITION_NAMES"]
 
 
 class ActRef(msgspec.Struct):
@@ -82,6 +82,32 @@ class Citation(msgspec.Struct):
     tabella: str | None = None  # 'tabella A'
     titolo: str | None = None  # 'titolo V'
     capo: str | None = None  # 'capo II'
+
+
+# from the largest part of an article to the smallest, then the parts of an act
+PARTITION_NAMES = ("paragrafo", "comma", "punto", "lettera", "numero", "periodo", "considerando", "allegato", "tabella",
+                   "titolo", "capo")
+
+
+class Partitions(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The parts of an article (or of an EU act) a citation names, as written."""
+
+    comma: str | None = None
+    lettera: str | None = None
+    numero: str | None = None
+    periodo: str | None = None
+    paragrafo: str | None = None
+    punto: str | None = None
+    considerando: str | None = None
+    allegato: str | None = None
+    tabella: str | None = None
+    titolo: str | None = None
+    capo: str | None = None
+
+
+def partitions_of(c: Citation) -> Partitions:
+    """The partitions a citation names, apart from its act and article (it_resolve's answer)."""
+    return Partitions(**{p: getattr(c, p) for p in PARTITION_NAMES if getattr(c, p, None)})
 
 
 _MONTH_RE = MONTH_RE
@@ -454,6 +480,7 @@ _TRIGGER = re.compile(
     r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + _ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
     r"|(?P<cons>(?:(?i:considerando|consid\.)|cons\.)(?=\s{1,3}(?:n\.\s{0,3})?\d))"
+    r"|(?P<part>(?i:comma|commi|co\.|paragrafo|par\.|punto|lettera|lett\.)(?=\s{0,3}(?:\d|[a-z]{1,2}\))))"
     r"|(?P<act>(?i:regolamento|reg\.|direttiva|dir\.)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))"
     r"|(?i:" + _ACT_WORDS + r")|" + _CODE_WORDS + r")"
     r")"
@@ -467,7 +494,7 @@ def _trigger_words() -> list[str]:
              "comm.", "commissione", "ctp", "ctr", "cgt", "cgue", "cgce", "c.g.u.e.", "c.g.c.e.", "c.t.p.", "c.t.r.",
              "c.edu", "c. edu", "c.cost", "c. cost", "c.conti", "c. conti", "c.app", "c. app", "c.ass", "c. ass",
              "cedu", "app.", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
-             "considerando", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
+             "considerando", "comma", "commi", "co.", "paragrafo", "par.", "punto", "lettera", "lett.", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
              "decretolegge", "decreto-legge", "decreto legge", "decreto", "decr.", "d.-l.", "d. l.", "d. lgs", "d.lgs",
              "d. p.", "d.p.", "r. d.", "l. ", "legge", "circolare", "circ.", "delibera", "determina", "ordinanza",
              "o.m.", "o. m.", "regio", "gdpr", "rgpd"]
@@ -1091,6 +1118,22 @@ class _Scanner:
         self.out.append(Citation(raw=text[start:end], start=start, end=end, kind="statute", act=act, **parts))
         return end
 
+    # -- partitions named before an act, no article between ----------------------
+    def parse_partitions_of_act(self, start: int) -> int:
+        """'comma 56 della legge n. 296/2006' (an act of one article), 'paragrafo 3, lettera b), della
+        direttiva 2002/24/CE': the act cited with its partitions. Before an article ('comma 2
+        dell'art. 5') nothing is read here: the article reads its own prefix."""
+        spec, end = self._parse_item_specs(start)
+        if not spec:
+            return start + 1
+        act, end2 = self._act_after(end)
+        if act is None:
+            return start + 1
+        self._flush_pending()
+        self._remember(act)
+        self.out.append(Citation(raw=self.text[start:end2], start=start, end=end2, kind="statute", act=act, **spec))
+        return end2
+
     # -- EU recitals -------------------------------------------------------------
     def parse_considerando(self, start: int) -> int:
         m = _CONSIDERANDO.match(self.text, start)
@@ -1328,6 +1371,8 @@ class _Scanner:
                 pos = self.parse_structure(s)
             elif g == "cons":
                 pos = self.parse_considerando(s)
+            elif g == "part":
+                pos = self.parse_partitions_of_act(s)
             elif g == "court":
                 anchor = m.group(0)
                 if anchor in ("C.d.S.", "CdS") and not re.match(r"\s*,?\s*(?:[Ss]ez|n\.|sent|ord|[Aa]d\.)", text[m.end() : m.end() + 12]):
