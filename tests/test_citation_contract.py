@@ -99,6 +99,10 @@ async def test_list_codes_resolve_and_extractor_agree_on_every_code(app):
         act = found[0].act
         if code.family in ("ue", "internazionale"):
             assert act.eli == c["eli"] and act.code in (c["id"], None), (c["id"], cite)
+            err, res = await call(app, "it_resolve", {"reference": cite})
+            assert not err, (cite, res)
+            assert res["kind"] == ("international" if code.family == "internazionale" else "eu_act"), (cite, res)
+            assert (res["eli"], res["celex"], res["article"]) == (c["eli"], c["celex"], "1"), (cite, res)
             continue
         own = code.api_urn if (code.annex_of or act.code) and code.family == "codice" else code.urn
         assert act.urn == own, (c["id"], cite, act.urn)
@@ -124,3 +128,46 @@ async def test_resolve_reads_historical_regional_and_ministerial_acts(app):
 async def test_resolve_says_what_it_could_not_read(app):
     err, res = await call(app, "it_resolve", {"reference": "art. 5 d.lgs. 231/2001 zzz qqq"})
     assert err and "zzz" in str(res)
+
+
+async def test_resolve_names_every_decision_and_eu_act_of_the_forms_table(app):
+    """it_resolve resolves what the extractor identifies: a decision is told by court, seat,
+    section, number, year and ECLI; an EU act by its ELI and partitions (never "cannot read")."""
+    from tests.citation_forms import FORMS
+
+    wrong = []
+    for row in FORMS:
+        if row["kind"] == "statute":
+            continue
+        err, res = await call(app, "it_resolve", {"reference": row["text"]})
+        if row["kind"] == "case":
+            d = (res or {}).get("decision") or {}
+            want = {"court": row["court"], "number": row["number"], "year": row["year"]}
+            want |= {k: v for k, v in row["fields"].items() if k in ("seat", "section", "ecli")}
+            if err or res["kind"] != "decision" or any(d.get(k) != v for k, v in want.items()):
+                wrong.append((row["text"], res))
+        else:
+            parts = row["parts"]
+            got_parts = {"article": res.get("article")} | res.get("partitions", {}) if not err else {}
+            if err or res["kind"] != "eu_act" or res["eli"] != row["eli"] or any(
+                    got_parts.get(k) != v for k, v in parts.items()):
+                wrong.append((row["text"], res))
+    assert not wrong, f"{len(wrong)} misread:\n" + "\n".join(f"{t!r}: {r}" for t, r in wrong[:20])
+
+
+async def test_resolve_gives_the_partitions_and_an_honest_word_on_what_is_missing(app):
+    err, res = await call(app, "it_resolve", {"reference": "art. 2, comma 1, lett. a), l. 241/1990"})
+    assert not err and res["urn"].endswith("241~art2") and res["partitions"] == {"comma": "1", "lettera": "a"}
+    # a D.P.C.M. cited by its date alone: identified, with its URN, and the missing number said
+    err, res = await call(app, "it_resolve", {"reference": "DPCM 11 marzo 2020"})
+    assert not err and res["urn"] == "urn:nir:presidente.consiglio.ministri:decreto:2020-03-11"
+    assert any("without a number" in w for w in res["warnings"])
+    # a Cassazione decision without its chamber: no ECLI is made up, and the answer says why
+    err, res = await call(app, "it_resolve", {"reference": "Cass., SS.UU., 22 luglio 1999, n. 500"})
+    assert not err and res["decision"]["ecli"] is None and res["decision"]["section"] == "U"
+    assert any("ECLI" in w for w in res["warnings"])
+    assert res["human_readable_citation"] == "Cass., Sez. Un., 22 luglio 1999, n. 500"
+    err, res = await call(app, "it_resolve", {"reference": "Cass. n. 4567/2018 zzz qqq"})
+    assert err and "zzz" in str(res)
+    err, res = await call(app, "it_resolve", {"reference": "Cass. n. 4567/2018", "article": "2"})
+    assert err and res["code"] == "invalid_arg"

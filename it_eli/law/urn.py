@@ -260,10 +260,15 @@ def portal_url(ref: Urn | Eli | str, base: str = DEFAULT_PORTAL) -> str:
     """The public page of an act (for attribution and for the portal flow)."""
     if isinstance(ref, str):
         ref = parse_reference(ref)
-    base = base.rstrip("/")
     if isinstance(ref, Eli):
-        return f"{base}/{ref.path()}"
-    return f"{base}/uri-res/N2Ls?{ref.to_string()}"
+        return f"{base.rstrip('/')}/{ref.path()}"
+    return resolver_url(ref.to_string(), base)
+
+
+def resolver_url(urn: str, base: str = DEFAULT_PORTAL) -> str:
+    """The portal's URN resolver for a URN as written, also one the URN model cannot parse (a
+    D.P.C.M. cited by its date alone has no number)."""
+    return f"{base.rstrip('/')}/uri-res/N2Ls?{urn}"
 
 
 # ---------------------------------------------------------------- citations

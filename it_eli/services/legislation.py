@@ -41,7 +41,7 @@ from ..http import check_url_allowed, host_key
 from ..law import codes
 from ..law import urn as urnmod
 from ..law.grammar import nearest_articles, normalize_article_key, roman_to_int
-from ..law.scanner import extract_citations
+from ..law.scanner import Partitions, extract_citations, partitions_of
 from ..normattiva import api, clock, portal
 from ..normattiva.akn import parse_act
 from ..normattiva.lifecycle import article_events, clean_text, describe
@@ -55,6 +55,7 @@ from ..statutes import (
     is_placeholder,
     version_on,
 )
+from .references import unread_words
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,7 @@ class Target(msgspec.Struct, kw_only=True):
     original: bool = False  # URN @originale / ELI ORIGINAL / portal 'originario'
     notes: list[str] = msgspec.field(default_factory=list)
     code_id: str | None = None  # when named as a code ('c.p.', 'preleggi')
+    partitions: Partitions = msgspec.field(default_factory=Partitions)  # comma, lettera ... as written
 
     @property
     def is_costituzione(self) -> bool:
@@ -238,20 +240,6 @@ def _target_from_url(store: StatuteStore, url: str, portal_base: str | None) -> 
 _ART_WORD_RE = re.compile(r"(?<![a-z])(?:articol[oi]|artt?\.?|art(?=\s*\d))(?![a-z])", re.I)
 _ART_ROMAN = re.compile(r"(?<![a-z])(?:articolo|art\.?)\s*(?P<r>(?-i:[IVXL]+))(?![a-z\d])", re.I)
 # what may stand around a reference's citation: articles, connectors, punctuation
-_FILLER = re.compile(
-    r"(?i)^(?:[\s,;:.()\-–]|\b(?:del|della|dello|delle|dei|degli|dell|di|il|la|lo|l|le|gli|i|nel|nella|al|alla)\b|['’])*$"
-)
-
-
-def _leftover(text: str, spans: list[tuple[int, int]]) -> str:
-    out, last = [], 0
-    for s, e in sorted(spans):
-        out.append(text[last:s])
-        last = max(last, e)
-    out.append(text[last:])
-    return " ".join(x.strip() for x in out if x.strip())
-
-
 def _target_from_text(store: StatuteStore, text: str) -> Target:
     """A reference written as a lawyer cites it, read by the one citation scanner (it_eli.law):
     the article (before or after the act), an annex, commi/lettere (not selected), the act by code
@@ -269,7 +257,7 @@ def _target_from_text(store: StatuteStore, text: str) -> Target:
     if not with_act:
         if cites and cites[0].article is not None and article is None:
             raise InvalidArg(f"cannot read the reference {text[:120]!r}: art. {cites[0].article} is followed by "
-                             f"{_leftover(body, [(cites[0].start, cites[0].end)])[:80]!r}, which is not an act",
+                             f"{unread_words(body, [(cites[0].start, cites[0].end)], keep_filler=True)[:80]!r}, which is not an act",
                              valid=f"{ARTICLE_FORMS}; then the act: {_REFERENCE_HELP}")
         if _ART_WORD_RE.search(body) and article is None:
             raise InvalidArg(f"cannot read the article number in {text[:120]!r}", valid=ARTICLE_FORMS)
@@ -279,8 +267,8 @@ def _target_from_text(store: StatuteStore, text: str) -> Target:
         raise InvalidArg(f"{text[:120]!r} names several articles: ask for one article at a time",
                          valid="e.g. 'art. 575 c.p.', then 'art. 577 c.p.'")
     spans = [(c.start, c.end) for c in cites] + [(c.act.start, c.act.end) for c in cites if c.act and c.act.start >= 0]
-    rest = _leftover(body, spans)
-    if not _FILLER.match(rest):
+    rest = unread_words(body, spans)
+    if rest:
         raise InvalidArg(f"cannot read the reference {text[:120]!r}: it_eli does not know {rest[:80]!r}",
                          valid=f"{ARTICLE_FORMS}; then the act: {_REFERENCE_HELP}")
     c = next((x for x in with_act if x.article is not None), with_act[0])
@@ -296,6 +284,7 @@ def _target_from_text(store: StatuteStore, text: str) -> Target:
         article = f"allegato-{_annex_slug(c.allegato)}-art-{read_article_key(article, costituzione=False)}"
     target.article = article if article is not None else target.article
     target.notes = notes
+    target.partitions = partitions_of(c)
     return target
 
 

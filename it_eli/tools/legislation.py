@@ -20,10 +20,12 @@ from ..budget import fit_end, json_cost
 from ..errors import InvalidArg, ItEliError, NotAvailable, NotFound
 from ..law import codes
 from ..law import urn as urnmod
+from ..law.scanner import Partitions
 from ..normattiva import clock
 from ..normattiva.akn_fragment import article_xml
 from ..normattiva.lifecycle import ProvisionEvent, describe
 from ..provision_status import ProvisionStatus, article_status, comma_status, status_notes, whole_status
+from ..services.references import CitedDecision, Kind, ReferenceIdentity, identify_reference
 from ..services.legislation import (
     RETRY_HELP,
     UNREACHABLE,
@@ -73,9 +75,31 @@ class CodesResult(msgspec.Struct, kw_only=True):
     dataset_note: str = DATASET_NOTE
 
 
-class ResolveResult(urnmod.Resolution, frozen=True, kw_only=True):
-    """Offline resolution of act coordinates to identifiers and an Italian citation."""
+class ResolveResult(msgspec.Struct, kw_only=True):
+    """Offline: what a reference names (an Italian act, an EU act or treaty, an international
+    convention, a court decision), its identifiers, an Italian citation and where to read it;
+    `warnings` say what the reference did not give."""
 
+    kind: Kind = "act"  # act (Italian, URN:NIR) | eu_act (ELI/CELEX) | international | decision (ECLI)
+    urn: str | None  # Italian acts: URN:NIR, with ~artN when an article is cited
+    act_urn: str | None
+    api_urn: str | None  # form the OpenData API wants (annex for codes); None if partial
+    human_readable_citation: str
+    source_url: str | None
+    act_type: str | None
+    act_type_abbreviation: str | None
+    year: int | None
+    number: str | None
+    date: str | None
+    partial: bool  # a year-only URN (the text gave no full date)
+    article: str | None = None
+    code_id: str | None = None
+    code_name: str | None = None
+    warnings: list[str] = []
+    partitions: Partitions = msgspec.field(default_factory=Partitions)  # comma, lettera, par. ... as written
+    eli: str | None = None  # EU acts: the ELI (eli_uri is an Italian act's ELI on Normattiva)
+    celex: str | None = None
+    decision: CitedDecision | None = None  # kind decision: court, seat, section, number, year, ECLI
     eli_uri: str | None = None
     dataset_note: str = DATASET_NOTE
 
@@ -287,6 +311,9 @@ async def it_resolve(app, act_type=None, year=None, number=None, date=None, arti
         raise InvalidArg("give either reference or act_type/year/number/date, not both",
                          valid="reference='l. 241/1990' (article optional) — or act_type='l.', year=1990, number=241")
     if act_type in (None, ""):
+        other = identify_reference(reference, portal_base=base) if isinstance(reference, str) else None
+        if other is not None:
+            return _resolved_other(other, article)
         target = await asyncio.to_thread(resolve_reference, store, reference, portal_base=base)
         key = None
         raw = article if article not in (None, "") else target.article
@@ -301,7 +328,28 @@ async def it_resolve(app, act_type=None, year=None, number=None, date=None, arti
         eli = _eli_uri(found[0].eli) if found else None
     except ItEliError:
         eli = None
-    return ResolveResult(**msgspec.structs.asdict(res), eli_uri=eli)
+    partitions = target.partitions if act_type in (None, "") else Partitions()
+    return ResolveResult(**msgspec.structs.asdict(res), partitions=partitions, eli_uri=eli)
+
+
+def _resolved_other(other: ReferenceIdentity, article) -> ResolveResult:
+    """A decision, an EU or international act, or a numberless act: the scanner's reading as is."""
+    warnings = list(other.warnings)
+    if article not in (None, ""):
+        if other.kind == "decision":
+            raise InvalidArg(f"article={article!r} goes with an act, and the reference names a decision",
+                             valid="reference alone for a decision; article with an act's reference")
+        if other.article not in (None, str(article)):
+            raise InvalidArg(f"the reference names art. {other.article} and article={article!r}",
+                             valid="the article in the reference or in `article`, not two different ones")
+    return ResolveResult(
+        kind=other.kind, urn=other.urn, act_urn=other.act_urn, api_urn=None,
+        human_readable_citation=other.citation, source_url=other.source_url, act_type=other.act_type,
+        act_type_abbreviation=None, year=other.year, number=other.number, date=other.date,
+        partial=other.kind == "act" and other.date is None, article=other.article or (str(article) if article else None),
+        code_id=other.code_id, code_name=other.code_name, warnings=warnings, partitions=other.partitions,
+        eli=other.eli, celex=other.celex, decision=other.decision,
+    )
 
 
 @tool("it_get_act", GetActParams, ActInfo, open_world=True)
