@@ -483,6 +483,11 @@ FORMS: list[dict] = [
     F("art. 5 della legge sul divorzio", "urn:nir:stato:legge:1970-12-01;898~art5", article="5"),
     # ------------------------------------------------------------ partitions beyond comma/lettera/numero
     F("allegato 1 al d.lgs. 104/2010", "urn:nir:stato:decreto.legislativo:2010;104", allegato="1"),
+    # an article joined by a conjunction to the citation before it shares its act, unless the sentence names another
+    F("ai sensi dell'art. 2043 c.c. e dell'art. 2059", CC + "2059", article="2059"),
+    F("l'art. 5 d.lgs. 231/2001, nonché l'art. 6", DLGS231Y + "~art6", article="6"),
+    F("secondo l'art. 7 della legge 241 del 1990 e l'art. 8", L241Y + "~art8", article="8"),
+    F("la violazione dell'art. 3 Cost. e dell'art. 24, nonché dell'art. 111 Cost.", COSTA + "24", article="24"),
     # partitions named before the act, no article between: acts of one article (leggi di bilancio), EU acts
     F("comma 56 della legge n. 296 del 2006", "urn:nir:stato:legge:2006;296", article=None, comma="56"),
     F("commi 1 e 2 della l. 190/2012", "urn:nir:stato:legge:2012;190", article=None, comma="1,2"),

@@ -51,6 +51,14 @@ def test_an_article_after_two_acts_is_not_tied_to_the_last_one():
     assert art.act is None and art.act_unresolved
 
 
+def test_an_article_joined_to_a_citation_shares_its_act_unless_another_act_follows():
+    (_, joined) = [c for c in extract_citations("ai sensi dell'art. 2043 c.c. e dell'art. 2059") if c.article]
+    assert joined.article == "2059" and joined.urn == "urn:nir:stato:regio.decreto:1942-03-16;262:2~art2059"
+    text = "l'art. 2043 c.c. e l'art. 24, come modificato dalla legge n. 689/1981"
+    art24 = next(c for c in extract_citations(text) if c.article == "24")
+    assert art24.act is None and art24.act_unresolved  # c.c. or l. 689/1981: never a guess
+
+
 async def test_an_ambiguous_article_is_never_verified(app):
     text = "La legge n. 241 del 1990 ha modificato la disciplina del codice penale con l'art. 3."
     res = await verify_text(app, text, offline=True)

@@ -252,6 +252,15 @@ _ANNEX_AFTER = re.compile(
     rf"{_S},?{_S}(?:dell['’]\s?|del\s+|nell['’]\s?|all['’]\s?)?(?:allegato|all\.)\s{{0,3}}(?P<v>{_STRUCT_VALUE})", re.I
 )
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
+# a sentence's end where abbreviations abound ("c.c. e", "d.lgs. 231"): ; ! ? a new line, or a full stop and a capital
+_SENTENCE_STOP = re.compile(r"[;!?]|\n|\.\s+[A-ZÀ-Ú]")
+# what joins an article to the citation just before it: a comma and/or a conjunction, an article or preposition
+_JOINED = re.compile(
+    r"\s{0,3}(?:,\s{0,3}(?:(?:e|ed|nonch[ée]|nonche['’]|o|oppure|ovvero|nonch[ée]\s+(?:anche|pure))\s{1,3})?"
+    r"|(?:e|ed|nonch[ée]|nonche['’]|o|oppure|ovvero)\s{1,3})"
+    r"(?:(?:l['’]|dell['’]|all['’]|nell['’]|dall['’]|sull['’]|dagli|degli|agli|negli|gli)\s{0,3})?",
+    re.I,
+)
 _CONSIDERANDO = re.compile(r"(?:(?i:considerando|consid\.)|cons\.)\s{1,3}(?:n\.\s{0,3})?(?P<v>\d{1,3})(?![\d/])")
 # the Costituzione's transitional provisions: "XII disp. trans. fin.", "la XII disposizione transitoria e finale",
 # "disposizione transitoria XIX", "dodicesima disposizione transitoria"
@@ -974,6 +983,8 @@ class _Scanner:
                 if act is not None:
                     self.pending_used = True
                     self.anchor_end = end
+                else:
+                    act = self._joined_act(start, end)
             if via_br and act is not None:
                 self._backfill(act, group_start)
             desc = None
@@ -1017,6 +1028,27 @@ class _Scanner:
             i = text[s.start() : s.end()].lower().find("art")  # ", gli artt. 3 ..." -> raw starts at the anchor
             group_start = s.start() + i if i >= 0 else s.end()
             head_end, first_key = n.end(), _norm_key(n.group("num"))
+
+    def _joined_act(self, start: int, end: int) -> ActRef | None:
+        """'l'art. 2043 c.c. e dell'art. 2059', 'l'art. 7 della legge 241 del 1990 e l'art. 8': an
+        article joined by a conjunction or a comma to the citation just before it shares that
+        citation's act, unless the rest of the sentence names another act (then the article may be
+        of that one, and is left without an act rather than given a guess)."""
+        prev = next((c for c in reversed(self.out) if c.kind == "statute"), None)
+        if prev is None or prev.act is None or prev.end > start or start - prev.end > 40:
+            return None
+        if not _JOINED.fullmatch(self.text, prev.end, start):
+            return None
+        ahead = self.text[end : end + 200]
+        stop = _SENTENCE_STOP.search(ahead)
+        ahead = ahead[: stop.start()] if stop else ahead
+        for t in _TRIGGER.finditer(ahead):
+            if t.lastgroup in ("art", "court", "ecli", "dt", "struct", "cons", "part"):
+                continue
+            hit = _parse_act(ahead, t.start()) or _parse_code(ahead, t.start())
+            if hit is not None and not _same_act(hit.act, prev.act):
+                return None
+        return prev.act
 
     def _backfill(self, act: ActRef, start: int) -> None:
         """'all'art. 9 e ... all'art. 13 dello stesso decreto': a back-reference names the act the
