@@ -561,6 +561,15 @@ FORMS: list[dict] = [
     U("reg. CE n. 44/2001", "http://data.europa.eu/eli/reg/2001/44/oj"),
     U("Regolamento (CE) n. 1907/2006", "http://data.europa.eu/eli/reg/2006/1907/oj"),
     U("direttiva NIS 2", "http://data.europa.eu/eli/dir/2022/2555/oj"),
+    # EU numbering: directives year first (two digits until 1998), regulations and decisions number
+    # first until 2014 ('n. 2913/92'), year first since 2015; a four-digit year first reads without (UE)
+    U("direttiva 89/391/CEE del Consiglio", "http://data.europa.eu/eli/dir/1989/391/oj"),
+    U("dir. 2001/29/CE", "http://data.europa.eu/eli/dir/2001/29/oj"),
+    U("regolamento (CEE) n. 2913/92", "http://data.europa.eu/eli/reg/1992/2913/oj"),
+    U("decisione n. 1082/2013/UE", "http://data.europa.eu/eli/dec/2013/1082/oj"),
+    U("decisione quadro 2008/977/GAI", "http://data.europa.eu/eli/dec_framw/2008/977/oj"),
+    U("art. 9 della direttiva 2011/83", "http://data.europa.eu/eli/dir/2011/83/oj", article="9"),
+    U("regolamento 2017/1939", "http://data.europa.eu/eli/reg/2017/1939/oj"),
     U("art. 34 DSA", "http://data.europa.eu/eli/reg/2022/2065/oj", article="34"),
     # ------------------------------------------------------------ courts
     K("Corte cost., sent. n. 238 del 2014", "COST", 238, 2014, ecli="ECLI:IT:COST:2014:238"),

@@ -14,6 +14,7 @@ DISCOVERY.md (citation conventions).
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from typing import Literal
 
@@ -168,8 +169,8 @@ _COORD_NUM = re.compile(
 _EU_ACT = re.compile(
     rf"(?P<kind>regolamento|reg\.|direttiva|dir\.|decisione(?:[\s-]quadro)?)"
     rf"(?:\s{{1,3}}(?:delegato|di\s+esecuzione))?{_S}"
-    rf"(?:\(\s?(?P<org>UE|CE|CEE|Euratom|GAI)\s?\)|(?P<org2>UE|CE|CEE)(?![A-Za-z]))?{_S}"
-    rf"(?:n\.{_S})?(?P<a>\d{{1,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?P<org3>UE|CE|CEE|GAI|Euratom))?"
+    rf"(?:\(\s?(?P<org>UE|CEE|CE|Euratom|GAI)\s?\)|(?P<org2>UE|CEE|CE)(?![A-Za-z]))?{_S}"
+    rf"(?P<n>n\.{_S})?(?P<a>\d{{1,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?P<org3>UE|CEE|CE|GAI|Euratom))?"
     rf"(?:{_S},?{_S}del\s+Parlamento\s+europeo\s+e\s+del\s+Consiglio|{_S},?{_S}del\s+Consiglio)?"
     rf"(?:{_S},?{_S}del\s+(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}})?",
     re.I,
@@ -490,7 +491,7 @@ _TRIGGER = re.compile(
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
     r"|(?P<cons>(?:(?i:considerando|consid\.)|cons\.)(?=\s{1,3}(?:n\.\s{0,3})?\d))"
     r"|(?P<part>(?i:comma|commi|co\.|paragrafo|par\.|punto|lettera|lett\.)(?=\s{0,3}(?:\d|[a-z]{1,2}\))))"
-    r"|(?P<act>(?i:regolamento|reg\.|direttiva|dir\.)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))"
+    r"|(?P<act>(?i:regolamento|reg\.|direttiva|dir\.|decisione(?:[\s-]quadro)?)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))"
     r"|(?i:" + _ACT_WORDS + r")|" + _CODE_WORDS + r")"
     r")"
 )
@@ -612,8 +613,10 @@ class _ActHit(msgspec.Struct):
 def _parse_act(text: str, pos: int) -> _ActHit | None:
     """An act with coordinates at pos: type + (date and/or number/year), with its Region or issuer."""
     eu = _EU_ACT.match(text, pos)
-    if eu and (eu.group("org") or eu.group("org2") or eu.group("org3")):
-        return _eu_act(eu, text, pos)
+    if eu and (eu.group("org") or eu.group("org2") or eu.group("org3") or _eu_style_number(eu)):
+        hit = _eu_act(eu, text, pos)
+        if hit is not None:
+            return hit
     m = _ACT_TYPE_RE.match(text, pos)
     if not m:
         return None
@@ -706,16 +709,55 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
     return _ActHit(act, end, others)
 
 
-def _eu_act(m: re.Match, text: str, pos: int) -> _ActHit:
-    """An EU act: since 2015 'year/number' ((UE) 2016/679), before that regulations 'number/year'
-    ((CE) n. 44/2001) and directives 'year/number' (2006/123/CE); a 4-digit first part from 1950 on is the year."""
+def _eu_year(raw: str) -> int | None:
+    """A year of an EU act's number: four digits from 1958 (the first acts) to this year, or two
+    digits (1958-1998 numbering, '93/13/CEE'); None when it cannot be one."""
+    v = int(raw)
+    if len(raw) == 2:
+        return 1900 + v if v >= 58 else 2000 + v
+    return v if len(raw) == 4 and 1958 <= v <= _dt.date.today().year else None
+
+
+def _eu_numbering(kind: str, a: str, b: str, numbered: bool) -> tuple[int, str] | None:
+    """(year, number) of an EU act's 'a/b'. Directives were always numbered year first ('93/13/CEE',
+    '2006/123/CE'); regulations and decisions until 2014 number first ('(CE) n. 44/2001',
+    '(CEE) n. 1408/71', 'decisione n. 1386/2013/UE', but Commission decisions 'decisione
+    2010/87/UE'), since 2015 year first ('(UE) 2016/679'). So: a directive's first part is its year;
+    otherwise the part that can only be a year is the year, and with both possible 'n.' says
+    number first."""
+    if kind == "ue.direttiva":
+        year = _eu_year(a)
+        return (year, str(int(b))) if year else None
+    ya, yb = (_eu_year(a) if len(a) == 4 else None), _eu_year(b) if len(b) in (2, 4) else None
+    if ya and not yb:
+        return ya, str(int(b))
+    if yb and not ya:
+        return yb, str(int(a))
+    if ya and yb:
+        return (yb, str(int(a))) if numbered else (ya, str(int(b)))
+    return None
+
+
+def _eu_style_number(m: re.Match) -> bool:
+    """'direttiva 2014/24', 'regolamento 2016/679' without (UE): a four-digit year first is the EU's
+    numbering (directives since 1999, every act since 2015); an Italian ministerial 'direttiva n.
+    3/2020' puts its number first."""
+    a, kind = m.group("a"), m.group("kind").lower()
+    if m.group("n") or len(a) != 4 or not a.isdigit():
+        return False
+    first_year = 1999 if kind.startswith("dir") else 2015
+    return first_year <= int(a) <= _dt.date.today().year
+
+
+def _eu_act(m: re.Match, text: str, pos: int) -> _ActHit | None:
+    """An EU act with its number read by `_eu_numbering`; None when 'a/b' cannot be an EU number."""
     kind = m.group("kind").lower()
-    act_type = "ue.regolamento" if kind.startswith("reg") else "ue.direttiva" if kind.startswith("dir") else "ue.decisione"
-    a, b = m.group("a"), m.group("b")
-    if len(a) == 4 and 1950 <= int(a) <= 2100:
-        year, number = int(a), str(int(b))
-    else:
-        year, number = _year(b), str(int(a))
+    act_type = ("ue.regolamento" if kind.startswith("reg") else "ue.direttiva" if kind.startswith("dir")
+                else "ue.decisione.quadro" if "quadro" in kind else "ue.decisione")
+    read = _eu_numbering(act_type, m.group("a"), m.group("b"), bool(m.group("n")))
+    if read is None:
+        return None
+    year, number = read
     return _ActHit(ActRef(act_type=act_type, number=number, year=year, raw=text[pos:m.end()].strip(), start=pos,
                           end=m.end()), m.end())
 

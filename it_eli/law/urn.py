@@ -430,7 +430,9 @@ def citation_for(urn: Urn) -> str:
 # ---------------------------------------------------------------- EU acts
 
 EURLEX = "https://eur-lex.europa.eu"
-_EU_ELI_KIND = {"ue.regolamento": ("reg", "R"), "ue.direttiva": ("dir", "L"), "ue.decisione": ("dec", "D")}
+# ELI type and CELEX letter; framework decisions (former third pillar) have a type of their own
+_EU_ELI_KIND = {"ue.regolamento": ("reg", "R"), "ue.direttiva": ("dir", "L"), "ue.decisione": ("dec", "D"),
+                "ue.decisione.quadro": ("dec_framw", "F")}
 
 
 def eu_identifiers(act_type: str, year: int | None, number: str | None) -> tuple[str | None, str | None]:
