@@ -401,6 +401,10 @@ FORMS: list[dict] = [
     F("art. 416 bis c.p.", CP + "416bis", article="416-bis"),
     F("art. 416-bis.1 c.p.", CP + "416bis.1", article="416-bis.1"),
     F("art. 452-quaterdecies c.p.", CP + "452quaterdecies", article="452-quaterdecies"),
+    # the Latin suffix glued to the number, as many decisions print it
+    F("art. 614bis c.p.c.", CPC + "614bis", article="614-bis"),
+    F("art. 5quater d.lgs. 231/2001", DLGS231Y + "~art5quater", article="5-quater"),
+    F("ex art. 12sexies l. 356/1992", "urn:nir:stato:legge:1992;356~art12sexies", article="12-sexies"),
     F("art. 640, comma 2, n. 1, c.p.", CP + "640", article="640", comma="2", numero="1"),
     F("art. 61, n. 5, c.p.", CP + "61", article="61", numero="5"),
     F("art. 62 bis c.p.", CP + "62bis", article="62-bis"),

@@ -122,7 +122,7 @@ _LATIN_RE = LATIN
 # ("artt. 3 e 4, 20121 Milano") are dropped in `parse_articles` when no act follows.
 MAX_ARTICLE_DIGITS = 9
 LONG_NUMBER_DIGITS = 5  # from here a number in an enumeration needs an act next to it
-_NUMSUF = (rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s)(?i:{_LATIN_RE})(?![a-zà-ù])"
+_NUMSUF = (rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s|)(?i:{_LATIN_RE})(?![a-zà-ù])"
            rf"(?:\.\d{{1,2}}(?!\d)|\s\d{{1,2}}(?=\s{{1,3}}[A-Za-z]|\s{{0,3}}[,;)]|\s{{0,3}}$))?)?(?![\d])")
 _ORD = {w: str(n) for w, n in ORDINALS.items() if w.endswith("o")} | {"ultimo": "ultimo", "penultimo": "penultimo"}
 _ORD_RE = "(?:" + "|".join(sorted(_ORD, key=len, reverse=True)) + ")"
