@@ -296,6 +296,12 @@ FORMS: list[dict] = [
       article="3", comma="1", lettera="c"),
     F("l.p. Bolzano 10 luglio 2018, n. 9", "urn:nir:provincia.autonoma.bolzano:legge:2018-07-10;9"),
     F("legge provinciale Trento 4 agosto 2015, n. 15", "urn:nir:provincia.autonoma.trento:legge:2015-08-04;15"),
+    # the Region in any case or by its adjective after the regional type; "di" before the Province
+    F("legge regionale pugliese 30 aprile 2009, n. 10", "urn:nir:regione.puglia:legge:2009-04-30;10"),
+    F("l.r. veneta n. 11/2004", "urn:nir:regione.veneto:legge:2004;11"),
+    F("art. 5 della legge regionale campania n. 16 del 2004", "urn:nir:regione.campania:legge:2004;16~art5", article="5"),
+    F("legge della Regione Sarda n. 8/2015", "urn:nir:regione.sardegna:legge:2015;8"),
+    F("legge provinciale di Trento n. 1/2008", "urn:nir:provincia.autonoma.trento:legge:2008;1"),
     F("l.p. Trento n. 15/2015", "urn:nir:provincia.autonoma.trento:legge:2015;15"),
     F("legge regionale 14 novembre 2022, n. 17 della Regione Liguria", "urn:nir:regione.liguria:legge:2022-11-14;17"),
     # ------------------------------------------------------------ ministerial, interministerial, DPCM, administrative
@@ -323,6 +329,9 @@ FORMS: list[dict] = [
     F("decreto del Ministero dello sviluppo economico 22 gennaio 2008, n. 37",
       "urn:nir:ministero.sviluppo.economico:decreto:2008-01-22;37"),
     F("D.M. n. 37 del 22 gennaio 2008", "urn:nir:stato:decreto.ministeriale:2008-01-22;37"),
+    # a ministry named by its head noun after D.M.
+    F("D.M. Interno 9 maggio 2007", "urn:nir:ministero.interno:decreto:2007-05-09"),
+    F("d.m. Economia e finanze n. 200/2011", "urn:nir:ministero.economia.finanze:decreto:2011;200"),
     F("DM 37/2008", "urn:nir:stato:decreto.ministeriale:2008;37"),
     F("L. Reg. Veneto 11/2004", "urn:nir:regione.veneto:legge:2004;11"),
     F("l.r. 12/2005 Lombardia", "urn:nir:regione.lombardia:legge:2005;12"),
@@ -476,6 +485,15 @@ FORMS: list[dict] = [
       article="73", comma="5"),
     F("art. 5 del testo unico immigrazione", "urn:nir:stato:decreto.legislativo:1998-07-25;286~art5", article="5"),
     F("art. 53 TUPI", "urn:nir:stato:decreto.legislativo:2001-03-30;165~art53", article="53"),
+    # a code's name is never read inside a longer one ('c.c.' of 'c.c.i.i.'); more names of testi unici
+    F("art. 84 c.c.i.i.", "urn:nir:stato:decreto.legislativo:2019-01-12;14~art84", article="84"),
+    F("art. 67 L.F.", "urn:nir:stato:regio.decreto:1942-03-16;267~art67", article="67"),
+    F("art. 13 T.U. imm.", "urn:nir:stato:decreto.legislativo:1998-07-25;286~art13", article="13"),
+    F("art. 10 decreto IVA", "urn:nir:stato:decreto.del.presidente.della.repubblica:1972-10-26;633~art10", article="10"),
+    F("art. 20 del t.u. registro", "urn:nir:stato:decreto.del.presidente.della.repubblica:1986-04-26;131~art20",
+      article="20"),
+    F("art. 11 TULPS", "urn:nir:stato:regio.decreto:1931-06-18;773~art11", article="11"),
+    F("art. 20 TUSP", "urn:nir:stato:decreto.legislativo:2016-08-19;175~art20", article="20"),
     F("art. 76 del t.u. documentazione amministrativa",
       "urn:nir:stato:decreto.del.presidente.della.repubblica:2000-12-28;445~art76", article="76"),
     F("art. 146 del codice dei beni culturali e del paesaggio", "urn:nir:stato:decreto.legislativo:2004-01-22;42~art146",

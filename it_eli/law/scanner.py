@@ -183,6 +183,7 @@ _CONV = re.compile(
 # Codes and named acts, from the code registry (case-sensitive pieces are wrapped explicitly).
 _CODE_ALT, _CODE_ROWS = scan_pattern()
 _CODE_RE = re.compile(_CODE_ALT)
+_CODE_ROW_RES = [re.compile(c.pattern) for c in _CODE_ROWS]
 
 # Back-references: "della medesima legge", "dello stesso decreto", "del citato d.lgs.", "l. cit."
 _BR_NOUN = (
@@ -322,13 +323,27 @@ _REGION_ABBREV = {"lomb.": "Lombardia", "sic.": "Sicilia", "tosc.": "Toscana", "
                   "sard.": "Sardegna", "e.r.": "Emilia-Romagna", "e. r.": "Emilia-Romagna", "emilia-rom.": "Emilia-Romagna",
                   "f.v.g.": "Friuli-Venezia Giulia", "f. v. g.": "Friuli-Venezia Giulia", "fvg": "Friuli-Venezia Giulia"}
 _SEAT_RE = "(?:" + "|".join(_SEATS) + ")"
-# the Region (or autonomous Province) after a regional law's type: "l.r. Lombardia", "legge della Regione Puglia"
+# a Region named by its adjective: "legge regionale toscana", "l.r. lombarda", "Regione Siciliana",
+# "legge provinciale altoatesina"
+_REGION_ADJECTIVES = {
+    "lombarda": "Lombardia", "toscana": "Toscana", "veneta": "Veneto", "campana": "Campania", "siciliana": "Sicilia",
+    "pugliese": "Puglia", "piemontese": "Piemonte", "ligure": "Liguria", "laziale": "Lazio", "sarda": "Sardegna",
+    "marchigiana": "Marche", "abruzzese": "Abruzzo", "umbra": "Umbria", "friulana": "Friuli-Venezia Giulia",
+    "lucana": "Basilicata", "molisana": "Molise", "calabrese": "Calabria", "valdostana": "Valle d'Aosta",
+    "emiliano-romagnola": "Emilia-Romagna", "emiliana": "Emilia-Romagna", "trentina": "Trento",
+    "altoatesina": "Bolzano",
+}
+# after a regional type the Region may be written in any case, or as its adjective
+_REGION_WORD = ("(?i:" + "|".join(sorted(_REGION_ADJECTIVES, key=len, reverse=True)) + "|" + "|".join(_REGIONS) + ")"
+                + "|" + _REGION_RE)
+# the Region (or autonomous Province) after a regional law's type: "l.r. Lombardia", "legge della Regione Puglia",
+# "legge provinciale di Bolzano", "legge regionale toscana"
 _REGION_AFTER = re.compile(
-    rf"{_S},?{_S}(?:della\s+|del\s+|per\s+la\s+)?(?:[Rr]egione\s+|[Pp]rov(?:incia|\.)\s+(?:[Aa]utonoma\s+)?(?:di\s+)?)?"
-    rf"(?P<reg>{_REGION_RE})(?![a-zà-ù])"
+    rf"{_S},?{_S}(?:della\s+|del\s+|per\s+la\s+|di\s+)?(?:[Rr]egione\s+|[Pp]rov(?:incia|\.)\s+(?:[Aa]utonoma\s+)?(?:di\s+)?)?"
+    rf"(?P<reg>{_REGION_WORD})(?![a-zà-ù])"
 )
 _REGION_OF_LEGGE = re.compile(
-    rf"{_S}(?:della|dalla)\s+(?:[Rr]egione|[Pp]rovincia\s+autonoma\s+di)\s+(?P<reg>{_REGION_RE})(?![a-zà-ù])"
+    rf"{_S}(?:della|dalla)\s+(?:[Rr]egione|[Pp]rovincia\s+autonoma\s+di)\s+(?P<reg>{_REGION_WORD})(?![a-zà-ù])"
 )
 # after a regional law's coordinates: "l.r. n. 12/2005 Lombardia", "l.r. 11 marzo 2005, n. 12 (Lombardia)"
 _REGION_TAIL = re.compile(
@@ -347,9 +362,18 @@ _ISSUER_ACRONYMS = {
     "agcm": "autorita.garante.concorrenza.mercato", "agcom": "autorita.garanzie.comunicazioni",
     "arera": "autorita.regolazione.energia.reti.ambiente",
 }
+# a decree's ministry named by its bare head noun, as practice abbreviates it: "D.M. Giustizia n. 55/2014",
+# "d.m. Salute 2 aprile 2015", "DM Infrastrutture e trasporti"
+_MINISTRY_NOUNS = (
+    r"(?:Giustizia|Interno|Salute|Difesa|Esteri|Lavoro(?:\s+e\s+(?:delle\s+)?politiche\s+sociali)?|Ambiente"
+    r"|Economia(?:\s+e\s+(?:delle\s+)?[Ff]inanze)?|Finanze|Tesoro|Istruzione|Universit[àa](?:\s+e\s+(?:della\s+)?ricerca)?"
+    r"|Cultura|Turismo|Infrastrutture(?:\s+e\s+(?:dei\s+)?trasporti)?|Trasporti|Sviluppo\s+economico"
+    r"|Politiche\s+agricole(?:\s+alimentari)?(?:\s+e\s+forestali)?|Beni\s+culturali)"
+)
 _ISSUER = re.compile(
     rf"{_S},?{_S}\(?(?:del(?:l['’]\s?|la\s+|lo\s+|\s+)|dal(?:l['’]\s?|la\s+|\s+)|emanat[oa]\s+dal(?:l['’]\s?|la\s+|\s+))?"
     rf"(?P<iss>(?P<min>(?i:minist(?:ro|ero|r\.)|min\.))\s+(?P<mname>[A-Za-zÀ-ÿ'’,\s]{{3,110}}?)(?=\s{{0,3}}(?:\)|,|\(|n\.|nr\.|num\.|\d|del(?:l['’])?\s{{0,2}}\d|in\s+data|$))"
+    rf"|(?P<mbare>(?-i:{_MINISTRY_NOUNS}))(?![a-zà-ù])"
     rf"|(?P<acr>MEF|MIUR|MISE|MIMIT|MIT|MUR|INPS|INAIL|ANAC|CONSOB|Consob|CIPESS|CIPE|AIFA|IVASS|AGCM|AGCOM|ARERA)\b"
     rf"|(?P<bdi>Banca\s+d['’]\s?Italia)"
     rf"|(?P<age>(?:Agenzia|Ag\.)\s+(?:delle\s+|dell['’]\s?|del\s+|per\s+l['’]\s?)?(?:[Ee]ntrate|[Dd]ogane(?:\s+e\s+dei\s+[Mm]onopoli)?|[Dd]emanio|[Ii]talia\s+[Dd]igitale|[Tt]erritorio))"
@@ -583,7 +607,10 @@ def _roman(s: str) -> str:
 
 def _region_name(raw: str) -> str:
     r = re.sub(r"\s+", " ", raw)
-    return _REGION_ABBREV.get(r.lower(), r)
+    low = r.lower()
+    if low in _REGION_ADJECTIVES:
+        return _REGION_ADJECTIVES[low]
+    return _REGION_ABBREV.get(low, r.title() if r.islower() else r)
 
 
 def _issuer_authority(m: re.Match) -> tuple[str, str]:
@@ -591,8 +618,8 @@ def _issuer_authority(m: re.Match) -> tuple[str, str]:
     iss = re.sub(r"\s+", " ", m.group("iss")).strip()
     if m.group("acr"):
         return iss, _ISSUER_ACRONYMS[m.group("acr").lower()]
-    if m.group("mname"):
-        return iss, "ministero." + authority_slug(m.group("mname"))
+    if m.group("mname") or m.group("mbare"):
+        return iss, "ministero." + authority_slug(m.group("mname") or m.group("mbare"))
     if m.group("bdi"):
         return iss, "banca.italia"
     return iss, authority_slug(iss.replace("Ag.", "Agenzia"))
@@ -767,6 +794,13 @@ def _parse_code(text: str, pos: int) -> _ActHit | None:
     if not m:
         return None
     i = int(m.lastgroup[1:]) if m.lastgroup else next(int(k[1:]) for k, v in m.groupdict().items() if v)
+    if m.end() < len(text) and text[m.end()].isalpha():
+        # a name cut inside a longer one ('c.c.' of 'c.c.i.i.'): the longest name that ends a word, or none
+        whole = [(j, w) for j, rx in enumerate(_CODE_ROW_RES) if (w := rx.match(text, pos)) is not None
+                 and not (w.end() < len(text) and text[w.end()].isalpha())]
+        i, m = max(whole, key=lambda t: t[1].end(), default=(None, None))
+        if m is None:
+            return None
     code = _CODE_ROWS[i]
     return _ActHit(ActRef(act_type=code.kind, code=code.id, raw=m.group(0), start=pos, end=m.end()), m.end())
 
