@@ -1261,8 +1261,6 @@ async def verify_text(app, text: str, *, at_date: str | None = None, offline: bo
 # ---------------------------------------------------------------- the report: distinct citations, worst first
 
 MAX_POSITIONS = 10  # start offsets listed per distinct citation
-MAX_RAW_CHARS = 300  # a citation's text as reported ('artt. 1, 2, 3, ... c.p.' can be any length)
-MAX_FIELD_CHARS = 600  # any other text of a reported citation (details quote the citation)
 # worst first: what must never be overlooked (or lost to a page boundary) comes before what is fine
 REPORT_ORDER = (
     "not_found", "content_mismatch", "declared_unconstitutional", "repealed", "content_unconfirmed",
@@ -1275,13 +1273,9 @@ _FIELDS = CheckedCitation.__struct_fields__
 _KEY_AT = [i for i, f in enumerate(_FIELDS) if f not in ("raw", "start", "end")]
 
 
-def _clip(text: str | None, n: int) -> str | None:
-    return text if text is None or len(text) <= n else text[: n - 1] + "…"
-
-
 def distinct_citations(result: VerifyResult) -> list[ReportedCitation]:
     """The citations of `result` grouped (same everything but the place in the text), worst first,
-    in order of first appearance within each status."""
+    in order of first appearance within each status; texts whole (an answer clips them)."""
     gaps = iter(result.gaps)  # one per gap citation, in the citations' order
     found: dict[tuple, ReportedCitation] = {}
     for c in result.citations:
@@ -1290,8 +1284,7 @@ def distinct_citations(result: VerifyResult) -> list[ReportedCitation]:
         key = tuple(tuple(values[i]) if isinstance(values[i], list) else values[i] for i in _KEY_AT) + (fallback,)
         r = found.get(key)
         if r is None:
-            fields = {f: (_clip(v, MAX_FIELD_CHARS) if isinstance(v, str) else v) for f, v in zip(_FIELDS, values)}
-            fields["raw"] = _clip(c.raw, MAX_RAW_CHARS)
+            fields = dict(zip(_FIELDS, values))
             fields["nearest"] = list(c.nearest)
             found[key] = ReportedCitation(**fields, positions=[c.start], fallback=fallback)
         else:

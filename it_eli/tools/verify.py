@@ -28,6 +28,7 @@ from ..verify import (
     MAX_INPUT_CHARS,
     MAX_LIVE_LOOKUPS,
     REGIONAL_FALLBACK,
+    CheckedCitation,
     GapGroup,
     Overall,
     ReportedCitation,
@@ -140,6 +141,9 @@ MAX_SOURCES = 20
 MAX_TITLE_CHARS = 300  # an act's full title is given by it_get_act
 PAGE_CACHE_SECONDS = 600.0
 PAGE_CACHE_ENTRIES = 2
+MAX_RAW_CHARS = 300  # a citation's text as reported ('artt. 1, 2, 3, ... c.p.' can be any length)
+MAX_FIELD_CHARS = 600  # any other text of a reported citation (details quote the citation)
+_CHECKED_TEXTS = tuple(f for f in CheckedCitation.__struct_fields__ if f != "raw")
 
 
 @tool("it_verify_citations", VerifyParams, VerifyAnswer, open_world=True)
@@ -177,7 +181,7 @@ async def verify_answer(app, text: str, *, at_date: str | None = None, offline: 
     if hit is not None:
         return await in_thread(answer_page, hit[0], hit[1], offset=offset, max_chars=max_chars)
     result = await verify_text(app, text, at_date=at_date, offline=offline)
-    reported = await in_thread(distinct_citations, result)
+    reported = await in_thread(reported_citations, result)
     answer = await in_thread(answer_page, result, reported, offset=offset, max_chars=max_chars)
     if answer.truncated:
         cache[key] = (msgspec.structs.replace(result, citations=[], gaps=[]), reported)
@@ -190,7 +194,7 @@ def answer_page(result: VerifyResult, reported: list[ReportedCitation] | None = 
     (`reported`, by default those of `result`) from `offset`, as many as fit in `max_chars` (and
     the envelope in ENVELOPE_CHARS)."""
     if reported is None:
-        reported = distinct_citations(result)
+        reported = reported_citations(result)
     total = len(reported)
     if offset < 0 or offset > total:
         raise InvalidArg(f"offset={offset}: the text has {total} distinct citations (status {result.status})",
@@ -222,6 +226,20 @@ def answer_page(result: VerifyResult, reported: list[ReportedCitation] | None = 
     else:
         answer.next_offset = None
     return answer
+
+
+def reported_citations(result: VerifyResult) -> list[ReportedCitation]:
+    """The distinct citations as the answer lists them: each text clipped, so that one entry
+    always fits a page whatever the text cited (a citation's text can be any length)."""
+    return [_clip_texts(r) for r in distinct_citations(result)]
+
+
+def _clip_texts(r: ReportedCitation) -> ReportedCitation:
+    cut = {f: _clip(v, MAX_FIELD_CHARS) for f in _CHECKED_TEXTS
+           if isinstance(v := getattr(r, f), str) and len(v) > MAX_FIELD_CHARS}
+    if len(r.raw) > MAX_RAW_CHARS:
+        cut["raw"] = _clip(r.raw, MAX_RAW_CHARS)
+    return msgspec.structs.replace(r, **cut) if cut else r
 
 
 def _paging_note(shown: int, total: int, offset: int, nxt: int) -> str:
