@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import hashlib
-import json
 import re
 from collections import Counter
 from typing import Literal
@@ -27,7 +25,6 @@ from cachetools import TTLCache
 
 from . import progress
 from .analysis import Analyzer
-from .budget import ENVELOPE_CHARS
 from .content_meaning import antonym_clash
 from .law.scanner import COURT_NAMES, Citation, extract_citations
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
@@ -186,27 +183,6 @@ class GapGroup(msgspec.Struct, kw_only=True):
     fallback: str  # where to check these citations by hand
     citations: int  # occurrences in the text
     distinct: int  # distinct citations (entries of `citations` with this status and fallback)
-
-
-class VerifyAnswer(msgspec.Struct, kw_only=True):
-    """it_verify_citations: the verdict and the counts for the WHOLE text, then its distinct
-    citations worst first (not_found, then those to review, then gaps, then verified), a page at a
-    time within the answer budget; next_offset (when not null) gets the next page."""
-
-    status: Overall
-    is_error: bool
-    needs_review: bool  # repealed articles, descriptions that do not fit or are unconfirmed: a human should look
-    summary: VerifySummary  # every occurrence counted, whatever the page
-    distinct_citations: int
-    offset: int  # index of this page's first entry among the distinct citations
-    next_offset: int | None  # pass it back as `offset` (same text, at_date, offline) for the next page
-    truncated: bool  # more distinct citations than this page holds
-    citations: list[ReportedCitation]
-    gaps: list[GapGroup]  # every gap kind and fallback, counted over the whole text
-    at_date: str | None
-    offline: bool
-    checked_at: str
-    notes: list[str] = msgspec.field(default_factory=list)
 
 
 # ---------------------------------------------------------------- helpers
@@ -1282,14 +1258,10 @@ async def verify_text(app, text: str, *, at_date: str | None = None, offline: bo
     return await Verifier(app, at_date=at, offline=offline).run(text)
 
 
-# ---------------------------------------------------------------- the MCP answer, within the budget
+# ---------------------------------------------------------------- the report: distinct citations, worst first
 
 MAX_POSITIONS = 10  # start offsets listed per distinct citation
-PAGE_CACHE_SECONDS = 600.0
-PAGE_CACHE_ENTRIES = 2
-MAX_RAW_CHARS = 300  # a citation's text as reported ('artt. 1, 2, 3, ... c.p.' can be any length)
-MAX_FIELD_CHARS = 600  # any other text of a reported citation (details quote the citation)
-# worst first: what must never be lost to a page boundary comes before what is fine
+# worst first: what must never be overlooked (or lost to a page boundary) comes before what is fine
 REPORT_ORDER = (
     "not_found", "content_mismatch", "declared_unconstitutional", "repealed", "content_unconfirmed",
     "upstream_unavailable", "act_unresolvable",
@@ -1301,18 +1273,9 @@ _FIELDS = CheckedCitation.__struct_fields__
 _KEY_AT = [i for i, f in enumerate(_FIELDS) if f not in ("raw", "start", "end")]
 
 
-def _clip(text: str | None, n: int) -> str | None:
-    return text if text is None or len(text) <= n else text[: n - 1] + "…"
-
-
-def _json_len(obj) -> int:
-    """Characters of `obj` as the client receives it (see it_eli/budget.py)."""
-    return len(json.dumps(msgspec.to_builtins(obj), ensure_ascii=False))
-
-
 def distinct_citations(result: VerifyResult) -> list[ReportedCitation]:
     """The citations of `result` grouped (same everything but the place in the text), worst first,
-    in order of first appearance within each status."""
+    in order of first appearance within each status; texts whole (an answer clips them)."""
     gaps = iter(result.gaps)  # one per gap citation, in the citations' order
     found: dict[tuple, ReportedCitation] = {}
     for c in result.citations:
@@ -1321,8 +1284,7 @@ def distinct_citations(result: VerifyResult) -> list[ReportedCitation]:
         key = tuple(tuple(values[i]) if isinstance(values[i], list) else values[i] for i in _KEY_AT) + (fallback,)
         r = found.get(key)
         if r is None:
-            fields = {f: (_clip(v, MAX_FIELD_CHARS) if isinstance(v, str) else v) for f, v in zip(_FIELDS, values)}
-            fields["raw"] = _clip(c.raw, MAX_RAW_CHARS)
+            fields = dict(zip(_FIELDS, values))
             fields["nearest"] = list(c.nearest)
             found[key] = ReportedCitation(**fields, positions=[c.start], fallback=fallback)
         else:
@@ -1332,7 +1294,9 @@ def distinct_citations(result: VerifyResult) -> list[ReportedCitation]:
     return sorted(found.values(), key=lambda r: _RANK.get(r.status, len(_RANK)))  # stable: first appearance
 
 
-def _gap_groups(reported: list[ReportedCitation]) -> list[GapGroup]:
+def gap_groups(reported: list[ReportedCitation]) -> list[GapGroup]:
+    """Every gap kind and fallback of the distinct citations, counted over the whole text: what
+    was not checked must be visible even when its citations are not."""
     groups: dict[tuple[str, str], GapGroup] = {}
     for r in reported:
         if r.fallback is None:
@@ -1343,81 +1307,3 @@ def _gap_groups(reported: list[ReportedCitation]) -> list[GapGroup]:
         g.citations += r.occurrences
         g.distinct += 1
     return list(groups.values())
-
-
-def _paging_note(shown: int, total: int, offset: int, nxt: int) -> str:
-    return (f"distinct citations {offset + 1}-{offset + shown} of {total} shown (worst first); for the rest call "
-            f"again with the same text, at_date and offline, and offset={nxt}")
-
-
-def answer_page(result: VerifyResult, reported: list[ReportedCitation] | None = None, *, offset: int = 0,
-                max_chars: int) -> VerifyAnswer:
-    """The MCP answer: status, summary and gap groups always whole; the distinct citations
-    (`reported`, by default those of `result`) from `offset`, as many as fit in `max_chars` (and
-    the envelope in ENVELOPE_CHARS)."""
-    if reported is None:
-        reported = distinct_citations(result)
-    total = len(reported)
-    if offset < 0 or offset > total:
-        raise InvalidArg(f"offset={offset}: the text has {total} distinct citations (status {result.status})",
-                         valid=f"an offset from 0 to {total} (use next_offset)")
-    answer = VerifyAnswer(
-        status=result.status, is_error=result.is_error, needs_review=result.needs_review, summary=result.summary,
-        distinct_citations=total, offset=offset, next_offset=total, truncated=False, citations=[],
-        gaps=_gap_groups(reported), at_date=result.at_date, offline=result.offline, checked_at=result.checked_at,
-        notes=[*result.notes, _paging_note(total, total, total, total)],  # the widest note: measured, then rewritten
-    )
-    room = min(max_chars, max_chars + ENVELOPE_CHARS - _json_len(answer))
-    page: list[ReportedCitation] = []
-    used = 0
-    for r in reported[offset:]:
-        cost = _json_len(r) + 2  # ", " between entries
-        if used + cost > room:
-            if page:
-                break
-            r = _squeeze(r)  # one entry per page at least, so that paging always advances
-            cost = _json_len(r) + 2
-        page.append(r)
-        used += cost
-    nxt = offset + len(page)
-    answer.citations = page
-    answer.notes = list(result.notes)
-    if nxt < total:
-        answer.next_offset, answer.truncated = nxt, True
-        answer.notes.append(_paging_note(len(page), total, offset, nxt))
-    else:
-        answer.next_offset = None
-    return answer
-
-
-def _squeeze(r: ReportedCitation) -> ReportedCitation:
-    """A citation too big for a small budget: shorter texts, first position only."""
-    return msgspec.structs.replace(
-        r, raw=_clip(r.raw, 80), detail=_clip(r.detail, 200), range_hint=_clip(r.range_hint, 120),
-        description=_clip(r.description, 80), positions=r.positions[:1],
-    )
-
-
-async def verify_answer(app, text: str, *, at_date: str | None = None, offline: bool = False,
-                        offset: int = 0) -> VerifyAnswer:
-    """it_verify_citations: verify `text` and answer one page within IT_ELI_MAX_ANSWER_CHARS.
-
-    Why a cache: the next pages of a long report are asked with the same text, and checking it
-    again for each page would cost a full verification per page. A check whose report did not fit
-    is kept PAGE_CACHE_SECONDS (the newest PAGE_CACHE_ENTRIES texts) and serves offset > 0; offset
-    0 always checks afresh (`checked_at` says when a page was checked)."""
-    if not isinstance(offset, int) or offset < 0:
-        raise InvalidArg(f"offset={offset}", valid="an offset from 0 (use next_offset)")
-    text = check_input(text)
-    max_chars = app.settings.max_answer_chars
-    key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), at_date, bool(offline))
-    cache: TTLCache = app.extras.setdefault("verify_pages", TTLCache(maxsize=PAGE_CACHE_ENTRIES, ttl=PAGE_CACHE_SECONDS))
-    hit = cache.get(key) if offset > 0 else None
-    if hit is not None:
-        return await in_thread(answer_page, hit[0], hit[1], offset=offset, max_chars=max_chars)
-    result = await verify_text(app, text, at_date=at_date, offline=offline)
-    reported = await in_thread(distinct_citations, result)
-    answer = await in_thread(answer_page, result, reported, offset=offset, max_chars=max_chars)
-    if answer.truncated:
-        cache[key] = (msgspec.structs.replace(result, citations=[], gaps=[]), reported)
-    return answer

@@ -18,7 +18,7 @@ from it_eli.app import App
 from it_eli.errors import InvalidArg
 from it_eli.statutes import import_files
 from it_eli.tools.registry import TOOLS, call, decode_args
-from it_eli.verify import verify_answer
+from it_eli.tools.verify import verify_answer
 from it_eli.workers import Busy, ClientGate
 
 SELECT = "/sncass/isapi/hc.dll/sn.solr/sn-collection/select"

@@ -30,8 +30,6 @@ KNOWN_PAGING = {
     "it_eli.services.caselaw_live.it_cassazione_search": {"offset"},
     "it_eli.services.caselaw_live.it_cassazione_get": {"max_chars", "offset"},
     "it_eli.services.caselaw_live.it_ga_get_decision": {"max_chars", "offset"},
-    "it_eli.verify.answer_page": {"max_chars", "offset"},
-    "it_eli.verify.verify_answer": {"offset"},
 }
 
 

@@ -1,6 +1,7 @@
 """Verification tools: it_verify_citations (the gate) and it_coverage (what the gate can see).
 
-The logic is in it_eli.verify; this module only declares the MCP contract. it_coverage exists
+The logic is in it_eli.verify; this module declares the MCP contract and pages the report within
+the answer budget (the domain returns every citation; paging is how MCP asks). it_coverage exists
 because a verification result is only as good as the corpus behind it: a client must be able
 to ask what is covered, since when, and where to look for the rest.
 """
@@ -8,11 +9,13 @@ to ask what is covered, since when, and where to look for the rest.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 
 from typing import Annotated
 
 import msgspec
+from cachetools import TTLCache
 from msgspec import Meta
 
 from ..budget import ENVELOPE_CHARS
@@ -25,9 +28,18 @@ from ..verify import (
     MAX_INPUT_CHARS,
     MAX_LIVE_LOOKUPS,
     REGIONAL_FALLBACK,
-    VerifyAnswer,
-    verify_answer,
+    CheckedCitation,
+    GapGroup,
+    Overall,
+    ReportedCitation,
+    VerifyResult,
+    VerifySummary,
+    check_input,
+    distinct_citations,
+    gap_groups,
+    verify_text,
 )
+from ..workers import in_thread
 from .registry import tool
 
 
@@ -36,6 +48,27 @@ class VerifyParams(msgspec.Struct, kw_only=True):
     at_date: Annotated[str | None, Meta(description="YYYY-MM-DD: check the statutes as in force on that day (default today).")] = None
     offline: Annotated[bool, Meta(description="Use only the local indexes: what they cannot settle becomes a gap.")] = False
     offset: Annotated[int, Meta(description="First distinct citation of this page: pass next_offset back.")] = 0
+
+
+class VerifyAnswer(msgspec.Struct, kw_only=True):
+    """it_verify_citations: the verdict and the counts for the WHOLE text, then its distinct
+    citations worst first (not_found, then those to review, then gaps, then verified), a page at a
+    time within the answer budget; next_offset (when not null) gets the next page."""
+
+    status: Overall
+    is_error: bool
+    needs_review: bool  # repealed articles, descriptions that do not fit or are unconfirmed: a human should look
+    summary: VerifySummary  # every occurrence counted, whatever the page
+    distinct_citations: int
+    offset: int  # index of this page's first entry among the distinct citations
+    next_offset: int | None  # pass it back as `offset` (same text, at_date, offline) for the next page
+    truncated: bool  # more distinct citations than this page holds
+    citations: list[ReportedCitation]
+    gaps: list[GapGroup]  # every gap kind and fallback, counted over the whole text
+    at_date: str | None
+    offline: bool
+    checked_at: str
+    notes: list[str] = msgspec.field(default_factory=list)
 
 
 class CoverageParams(msgspec.Struct, kw_only=True):
@@ -106,6 +139,11 @@ class CoverageResult(msgspec.Struct, kw_only=True):
 
 MAX_SOURCES = 20
 MAX_TITLE_CHARS = 300  # an act's full title is given by it_get_act
+PAGE_CACHE_SECONDS = 600.0
+PAGE_CACHE_ENTRIES = 2
+MAX_RAW_CHARS = 300  # a citation's text as reported ('artt. 1, 2, 3, ... c.p.' can be any length)
+MAX_FIELD_CHARS = 600  # any other text of a reported citation (details quote the citation)
+_CHECKED_TEXTS = tuple(f for f in CheckedCitation.__struct_fields__ if f != "raw")
 
 
 @tool("it_verify_citations", VerifyParams, VerifyAnswer, open_world=True)
@@ -123,6 +161,102 @@ async def it_verify_citations(app, text, at_date=None, offline=False, offset=0):
     as offset (same text) for the rest. at_date (YYYY-MM-DD) checks the law in force on that date;
     offline=true uses only local indexes."""
     return await verify_answer(app, text, at_date=at_date, offline=offline, offset=offset)
+
+
+async def verify_answer(app, text: str, *, at_date: str | None = None, offline: bool = False,
+                        offset: int = 0) -> VerifyAnswer:
+    """Verify `text` and answer one page within IT_ELI_MAX_ANSWER_CHARS.
+
+    Why a cache: the next pages of a long report are asked with the same text, and checking it
+    again for each page would cost a full verification per page. A check whose report did not fit
+    is kept PAGE_CACHE_SECONDS (the newest PAGE_CACHE_ENTRIES texts) and serves offset > 0; offset
+    0 always checks afresh (`checked_at` says when a page was checked)."""
+    if not isinstance(offset, int) or offset < 0:
+        raise InvalidArg(f"offset={offset}", valid="an offset from 0 (use next_offset)")
+    text = check_input(text)
+    max_chars = app.settings.max_answer_chars
+    key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), at_date, bool(offline))
+    cache: TTLCache = app.extras.setdefault("verify_pages", TTLCache(maxsize=PAGE_CACHE_ENTRIES, ttl=PAGE_CACHE_SECONDS))
+    hit = cache.get(key) if offset > 0 else None
+    if hit is not None:
+        return await in_thread(answer_page, hit[0], hit[1], offset=offset, max_chars=max_chars)
+    result = await verify_text(app, text, at_date=at_date, offline=offline)
+    reported = await in_thread(reported_citations, result)
+    answer = await in_thread(answer_page, result, reported, offset=offset, max_chars=max_chars)
+    if answer.truncated:
+        cache[key] = (msgspec.structs.replace(result, citations=[], gaps=[]), reported)
+    return answer
+
+
+def answer_page(result: VerifyResult, reported: list[ReportedCitation] | None = None, *, offset: int = 0,
+                max_chars: int) -> VerifyAnswer:
+    """The MCP answer: status, summary and gap groups always whole; the distinct citations
+    (`reported`, by default those of `result`) from `offset`, as many as fit in `max_chars` (and
+    the envelope in ENVELOPE_CHARS)."""
+    if reported is None:
+        reported = reported_citations(result)
+    total = len(reported)
+    if offset < 0 or offset > total:
+        raise InvalidArg(f"offset={offset}: the text has {total} distinct citations (status {result.status})",
+                         valid=f"an offset from 0 to {total} (use next_offset)")
+    answer = VerifyAnswer(
+        status=result.status, is_error=result.is_error, needs_review=result.needs_review, summary=result.summary,
+        distinct_citations=total, offset=offset, next_offset=total, truncated=False, citations=[],
+        gaps=gap_groups(reported), at_date=result.at_date, offline=result.offline, checked_at=result.checked_at,
+        notes=[*result.notes, _paging_note(total, total, total, total)],  # the widest note: measured, then rewritten
+    )
+    room = min(max_chars, max_chars + ENVELOPE_CHARS - _json_len(answer))
+    page: list[ReportedCitation] = []
+    used = 0
+    for r in reported[offset:]:
+        cost = _json_len(r) + 2  # ", " between entries
+        if used + cost > room:
+            if page:
+                break
+            r = _squeeze(r)  # one entry per page at least, so that paging always advances
+            cost = _json_len(r) + 2
+        page.append(r)
+        used += cost
+    nxt = offset + len(page)
+    answer.citations = page
+    answer.notes = list(result.notes)
+    if nxt < total:
+        answer.next_offset, answer.truncated = nxt, True
+        answer.notes.append(_paging_note(len(page), total, offset, nxt))
+    else:
+        answer.next_offset = None
+    return answer
+
+
+def reported_citations(result: VerifyResult) -> list[ReportedCitation]:
+    """The distinct citations as the answer lists them: each text clipped, so that one entry
+    always fits a page whatever the text cited (a citation's text can be any length)."""
+    return [_clip_texts(r) for r in distinct_citations(result)]
+
+
+def _clip_texts(r: ReportedCitation) -> ReportedCitation:
+    cut = {f: _clip(v, MAX_FIELD_CHARS) for f in _CHECKED_TEXTS
+           if isinstance(v := getattr(r, f), str) and len(v) > MAX_FIELD_CHARS}
+    if len(r.raw) > MAX_RAW_CHARS:
+        cut["raw"] = _clip(r.raw, MAX_RAW_CHARS)
+    return msgspec.structs.replace(r, **cut) if cut else r
+
+
+def _paging_note(shown: int, total: int, offset: int, nxt: int) -> str:
+    return (f"distinct citations {offset + 1}-{offset + shown} of {total} shown (worst first); for the rest call "
+            f"again with the same text, at_date and offline, and offset={nxt}")
+
+
+def _clip(text: str | None, n: int) -> str | None:
+    return text if text is None or len(text) <= n else text[: n - 1] + "…"
+
+
+def _squeeze(r: ReportedCitation) -> ReportedCitation:
+    """A citation too big for a small budget: shorter texts, first position only."""
+    return msgspec.structs.replace(
+        r, raw=_clip(r.raw, 80), detail=_clip(r.detail, 200), range_hint=_clip(r.range_hint, 120),
+        description=_clip(r.description, 80), positions=r.positions[:1],
+    )
 
 
 def _statute_coverage(store: StatuteStore) -> StatuteCoverage:
@@ -233,6 +367,7 @@ async def it_coverage(app, offset=0):
 
 
 def _json_len(obj) -> int:
+    """Characters of `obj` as the client receives it (see it_eli/budget.py)."""
     return len(json.dumps(msgspec.to_builtins(obj), ensure_ascii=False))
 
 
