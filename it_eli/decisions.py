@@ -31,7 +31,7 @@ from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
 from .errors import IndexCorrupt, IndexMissing, IndexSchemaMismatch, InvalidArg, ItEliError, NotFound, QueryError
 from .indexdir import IndexDir
-from .query import QueryCompiler, parse_query, prefix_forms, ranked_search
+from .query import MAX_HITS, HitWindow, QueryCompiler, parse_query, prefix_forms, ranked_search
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
 log = logging.getLogger(__name__)
@@ -456,8 +456,7 @@ def _build(idir: IndexDir, build: Path, sources: list[Path], base: Path | None, 
 
 # ---------------------------------------------------------------- search
 
-MAX_LIMIT = 50
-MAX_OFFSET = 10_000
+MAX_LIMIT = MAX_HITS
 SNIPPET_CHARS = 240
 FIELD_ALIASES = {
     "epigrafe": ["epigrafe"],
@@ -643,10 +642,7 @@ class DecisionIndex:
         limit: int = 10,
         offset: int = 0,
     ) -> CaseSearchResult:
-        if not (1 <= limit <= MAX_LIMIT):
-            raise InvalidArg(f"limit={limit}", valid=f"an integer from 1 to {MAX_LIMIT}")
-        if not (0 <= offset <= MAX_OFFSET):
-            raise InvalidArg(f"offset={offset}", valid=f"an integer from 0 to {MAX_OFFSET}")
+        window = HitWindow(start=offset, size=limit).validate()
         query_notes: list[str] = []
         if isinstance(query, str) and _FILTER_IN_QUERY.search(query):
             query, anno, tipologia, query_notes = _filters_from_query(query, anno, tipologia)
@@ -655,7 +651,7 @@ class DecisionIndex:
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
         ranked = ranked_search(
             searcher, index.schema, parsed, self.defn.ranking_boosts, FIELD_ALIASES, self._field_analyzers,
-            limit=limit, offset=offset, filters=filters,
+            window=window, filters=filters,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
             exact_fields=self.defn.exact_boosts,
         )

@@ -36,7 +36,7 @@ from .locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .normattiva.lifecycle import ProvisionEvent
 from .provision_status import ProvisionStatus, hit_status
-from .query import ranked_search
+from .query import HitWindow, ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
@@ -667,10 +667,7 @@ class StatuteStore:
         """Ranked articles; each article once, in the text in force today (or on `at_date`)."""
         from .normattiva.clock import today_iso
 
-        if not (1 <= limit <= 50):
-            raise InvalidArg(f"limit={limit}", valid="an integer from 1 to 50")
-        if not (0 <= offset <= 10_000):
-            raise InvalidArg(f"offset={offset}", valid="an integer from 0 to 10000 (pass next_offset back)")
+        window = HitWindow(start=offset, size=limit).validate(hint=" (pass next_offset back)")
         index, searcher = self._searcher()
         assisted = assisted_query(query, searcher, index.schema, vocab_field=self.defn.catch_all or "text",
                                   exact_field=(self.defn.exact_fields or [None])[0], an=self._an)
@@ -692,7 +689,7 @@ class StatuteStore:
             ]))
 
         ranked = ranked_search(
-            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit, offset=offset, filters=filt,
+            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, window=window, filters=filt,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
             exact_fields=self.defn.exact_boosts, proximity_of=assisted.typed,
         )

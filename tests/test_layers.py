@@ -21,7 +21,6 @@ PAGING_PARAMETERS = frozenset({"max_chars", "offset", "next_offset"})
 KNOWN_PAGING = {
     "it_eli.decisions.DecisionIndex.search": {"offset"},
     "it_eli.decisions.DecisionIndex.get_decision": {"max_chars", "offset"},
-    "it_eli.query.ranked_search": {"offset"},
     "it_eli.sentenzeweb.search_params": {"offset"},
     "it_eli.sentenzeweb.parse_search": {"offset"},
     "it_eli.sentenzeweb.page": {"max_chars", "offset"},
