@@ -255,7 +255,7 @@ def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], 
 
     def iteli(q: str, year: int | None) -> int:
         try:
-            return index.search(q, anno=year, limit=10).total
+            return index.search(q, anno=year).total
         except QueryError:
             return 0
 

@@ -639,10 +639,10 @@ class DecisionIndex:
         year_to: int | None = None,
         tipologia: str | None = None,
         relatore: str | None = None,
-        limit: int = 10,
-        offset: int = 0,
+        window: HitWindow = HitWindow(),
     ) -> CaseSearchResult:
-        window = HitWindow(start=offset, size=limit).validate()
+        """Ranked decisions of `window` (validated here), with facet counts over every match."""
+        window = window.validate()
         query_notes: list[str] = []
         if isinstance(query, str) and _FILTER_IN_QUERY.search(query):
             query, anno, tipologia, query_notes = _filters_from_query(query, anno, tipologia)
@@ -672,7 +672,7 @@ class DecisionIndex:
         if ranked.relaxed:
             notes.append("ranked by relevance over any of the words: decisions with only some of them are included")
         return CaseSearchResult(
-            query=query, total=ranked.count, offset=offset, limit=limit, hits=hits, facets=facets,
+            query=query, total=ranked.count, offset=window.start, limit=window.size, hits=hits, facets=facets,
             relaxed_to_or=ranked.relaxed, notes=notes,
         )
 

@@ -12,6 +12,7 @@ from msgspec import Meta
 
 from ..decisions import CaseSearchResult, CaseStats, DecisionText, RecentResult
 from ..errors import IndexMissing, ItEliError
+from ..query import HitWindow
 from .registry import tool
 
 log = logging.getLogger(__name__)
@@ -117,7 +118,7 @@ async def it_case_search(app, query, anno=None, year_from=None, year_to=None, ti
     await ensure_decisions(app)
     return await asyncio.to_thread(
         app.decisions.search, query, anno=anno, year_from=year_from, year_to=year_to,
-        tipologia=tipologia, relatore=relatore, limit=limit, offset=offset,
+        tipologia=tipologia, relatore=relatore, window=HitWindow(start=offset, size=limit),
     )
 
 
