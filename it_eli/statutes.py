@@ -662,12 +662,18 @@ class StatuteStore:
         return tantivy.Query.boolean_query([(tantivy.Occur.Should, c) for c in clauses])
 
     def search(
-        self, query: str, *, urn: str | None = None, limit: int = 10, offset: int = 0, at_date: str | None = None,
+        self, query: str, *, urn: str | None = None, window: HitWindow = HitWindow(), at_date: str | None = None,
+        limit: int | None = None,
     ) -> StatuteSearchResult:
-        """Ranked articles; each article once, in the text in force today (or on `at_date`)."""
+        """Ranked articles of `window` (validated here); each article once, in the text in force
+        today (or on `at_date`). The adapters say where the next window starts (`next_offset`).
+
+        `limit`: the window's size, for callers that want the best few (verification still asks so)."""
         from .normattiva.clock import today_iso
 
-        window = HitWindow(start=offset, size=limit).validate(hint=" (pass next_offset back)")
+        if limit is not None:
+            window = msgspec.structs.replace(window, size=limit)
+        window = window.validate(hint=" (pass next_offset back)")
         index, searcher = self._searcher()
         assisted = assisted_query(query, searcher, index.schema, vocab_field=self.defn.catch_all or "text",
                                   exact_field=(self.defn.exact_fields or [None])[0], an=self._an)
@@ -718,7 +724,7 @@ class StatuteStore:
                 repealed=bool(f["repealed"][0]), score=round(float(score), 4),
                 provision_status=status, status_note=status_note,
             ))
-            if len(hits) >= limit:
+            if len(hits) >= window.size:
                 break
         notes = list(parsed.notes) + assisted.assist.notes()
         if relaxed:
@@ -727,10 +733,9 @@ class StatuteStore:
             notes.append(f"each article once, in its text in force on {at_date} among the cached versions (acts with "
                          "no cached version in force then are left out)")
         return StatuteSearchResult(
-            query=query, total=ranked.count, offset=offset, limit=limit, hits=hits, acts_in_index=self.acts_count(),
+            query=query, total=ranked.count, offset=window.start, limit=window.size, hits=hits, acts_in_index=self.acts_count(),
             relaxed_to_or=relaxed, at_date=at_date, notes=notes, expanded=assisted.assist.expanded,
             corrected=assisted.assist.corrected, question_words=assisted.assist.question_words,
-            next_offset=offset + limit if offset + limit < ranked.count else None,
         )
 
     # ------------------------------------------------------------ rebuild

@@ -193,7 +193,7 @@ def test_two_processes_importing_statutes_lose_nothing(tmp_path, testdata):
     while any(p.poll() is None for p in procs):
         try:
             if store.idir.current() is not None:
-                store.search("articolo", limit=3)
+                store.search("articolo", window=HitWindow(size=3))
                 reads += 1
         except BaseException as exc:  # noqa: BLE001
             read_errors.append(exc)

@@ -24,6 +24,7 @@ from ..normattiva import clock
 from ..normattiva.akn_fragment import article_xml
 from ..normattiva.lifecycle import ProvisionEvent, describe
 from ..provision_status import ProvisionStatus, article_status, comma_status, status_notes, whole_status
+from ..query import HitWindow
 from ..services.legislation import (
     RETRY_HELP,
     UNREACHABLE,
@@ -43,6 +44,7 @@ from ..statutes import (
     StoredArticle,
     _citation,
 )
+from .paging import next_hit_offset
 from .registry import tool
 
 log = logging.getLogger(__name__)
@@ -483,4 +485,6 @@ async def it_search_statutes(app, query, act=None, limit=10, offset=0, at_date=N
         if not target.urn or target.urn not in await asyncio.to_thread(store.list_acts):
             raise NotFound(f"{act!r} is not in the local statute index", valid="fetch it first with it_get_act, or omit act")
         urn = target.urn
-    return await asyncio.to_thread(store.search, query, urn=urn, limit=limit, offset=offset, at_date=at)
+    window = HitWindow(start=offset, size=limit)
+    res = await asyncio.to_thread(store.search, query, urn=urn, window=window, at_date=at)
+    return msgspec.structs.replace(res, next_offset=next_hit_offset(window, res.total))
