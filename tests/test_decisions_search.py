@@ -6,9 +6,11 @@ import json
 
 import pytest
 
+from it_eli.app import App
 from it_eli.decisions import DecisionIndex, build_index
 from it_eli.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
 from it_eli.query import HitWindow
+from it_eli.tools.registry import call
 
 FIFTY = HitWindow(size=50)  # every sample decision that matches
 
@@ -125,15 +127,23 @@ def test_numero_as_lawyers_cite_it_carries_the_year(index):
     assert "238/2014" in exc.value.valid
 
 
-def test_long_text_is_paged_without_losing_a_character(index):
-    full = index.get_decision(anno=2001, numero=2, max_chars=60000)
-    pieces, offset = [], 0
-    while offset is not None:
-        page = index.get_decision(anno=2001, numero=2, max_chars=700, offset=offset)
-        assert sum(len(p.text) for p in page.parts) <= 700
-        pieces.append("".join(p.text for p in page.parts))
-        offset = page.next_offset
-    assert "".join(pieces) == "".join(p.text for p in full.parts)
+async def test_long_text_is_paged_without_losing_a_character(index):
+    """The index hands the decision over whole; it_case_get_decision pages it, and the pages
+    rebuild it."""
+    full = index.get_decision(anno=2001, numero=2)
+    assert full.total_chars == sum(len(p.text) for p in full.parts) > 700
+    app = App(index.settings)
+    try:
+        pieces, offset = [], 0
+        while offset is not None:
+            err, page = await call(app, "it_case_get_decision", {"anno": 2001, "numero": 2, "max_chars": 700, "offset": offset})
+            assert not err and sum(len(p["text"]) for p in page["parts"]) <= 700
+            assert page["total_chars"] == full.total_chars
+            pieces.append("".join(p["text"] for p in page["parts"]))
+            offset = page["next_offset"]
+    finally:
+        await app.close()
+    assert len(pieces) > 1 and "".join(pieces) == "".join(p.text for p in full.parts)
 
 
 def test_missing_decision_is_not_found_with_a_hint(index):
@@ -281,7 +291,7 @@ def test_singular_and_plural_find_each_other_where_snowball_splits_them(index, s
 def test_exact_form_ranks_above_the_inflected_one(index):
     """`atti` finds `atto` too, but a decision using `atti` itself comes first."""
     res = index.search("atti", window=FIFTY)
-    first = index.get_decision(ecli=res.hits[0].ecli, max_chars=50_000)
+    first = index.get_decision(ecli=res.hits[0].ecli)
     assert " atti " in " ".join(p.text for p in first.parts).lower().replace("\n", " ")
 
 
