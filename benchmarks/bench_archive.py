@@ -46,7 +46,7 @@ def answers(settings, queries: list[str]) -> list:
     idx = DecisionIndex(settings)
     out = []
     for q in queries:
-        r = idx.search(q, limit=10)
+        r = idx.search(q)
         out.append(msgspec.to_builtins([r.total, r.facets, [(h.ecli, h.score, h.snippet) for h in r.hits]]))
     return out
 

@@ -255,7 +255,7 @@ def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], 
 
     def iteli(q: str, year: int | None) -> int:
         try:
-            return index.search(q, anno=year, limit=10).total
+            return index.search(q, anno=year).total
         except QueryError:
             return 0
 
@@ -273,13 +273,13 @@ def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], 
     def iteli_core(q: str, year: int | None) -> int:
         """Diagnostic: it_eli's ranked search with count and facets, without snippets."""
         from it_eli.decisions import FIELD_ALIASES
-        from it_eli.query import parse_query, ranked_search
+        from it_eli.query import HitWindow, parse_query, ranked_search
 
         idx, searcher, _ = index.searcher()
         filters = index._filters(idx, year, None, None, None, None)
         ranked = ranked_search(
             searcher, idx.schema, parse_query(q), index.defn.ranking_boosts, FIELD_ALIASES, index._analyzers,
-            limit=10, filters=filters, tie_breaker=index.defn.tie_breaker,
+            window=HitWindow(size=10), filters=filters, tie_breaker=index.defn.tie_breaker,
             proximity_fields=index.defn.proximity_boosts,
         )
         index._facets(searcher, index._with_filters(ranked.query, filters))

@@ -68,7 +68,7 @@ def search_stages(home: Path, queries: list[tuple[str, int | None]], rounds: int
     from it_eli.decisions import (FIELD_ALIASES, SNIPPET_FIELD, CaseSearchResult, DecisionIndex, _analyzer,
                                   phrase_probe, snippet_parts, snippet_probe)
     from it_eli.errors import QueryError
-    from it_eli.query import QueryCompiler, parse_query, ranked_search
+    from it_eli.query import HitWindow, QueryCompiler, parse_query, ranked_search
 
     index = DecisionIndex(load_settings({"IT_ELI_HOME": str(home), "IT_ELI_AUTO_BUILD": "0",
                                          "IT_ELI_LOG_LEVEL": "WARNING"}))
@@ -85,7 +85,7 @@ def search_stages(home: Path, queries: list[tuple[str, int | None]], rounds: int
         filters = index._filters(idx, year, None, None, None, None)
         ranked = ranked_search(
             searcher, idx.schema, parsed, index.defn.ranking_boosts, FIELD_ALIASES, index._field_analyzers,
-            limit=10, filters=filters, tie_breaker=index.defn.tie_breaker,
+            window=HitWindow(size=10), filters=filters, tie_breaker=index.defn.tie_breaker,
             proximity_fields=index.defn.proximity_boosts, exact_fields=index.defn.exact_boosts,
         )
         t2 = time.perf_counter()

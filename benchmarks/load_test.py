@@ -97,6 +97,7 @@ class Pools:
 def load_pools(home: Path, rng: random.Random) -> Pools:
     from it_eli.config import load_settings
     from it_eli.decisions import DecisionIndex
+    from it_eli.query import HitWindow
     from it_eli.statutes import StatuteStore
 
     from tests.synthetic_corpus import make_queries
@@ -107,7 +108,7 @@ def load_pools(home: Path, rng: random.Random) -> Pools:
     idx = DecisionIndex(settings)
     eclis, refs, relatori = set(), set(), set()
     for q in case_queries[:60]:
-        for h in idx.search(q, limit=20).hits:
+        for h in idx.search(q, window=HitWindow(size=20)).hits:
             eclis.add(h.ecli)
             refs.add((h.anno, h.numero))
             if h.relatore:

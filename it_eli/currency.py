@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .query import HitWindow
 from .statutes import StatuteStore, StoredArticle, _citation
 
 __all__ = ["later_amending_acts"]
@@ -43,7 +44,7 @@ def later_amending_acts(store: StatuteStore, a: StoredArticle, *, limit: int = 3
 
 def _later_amending_acts(store: StatuteStore, a: StoredArticle, limit: int) -> list[str]:
     phrase = _act_phrase(a.act_date, a.act_number)
-    res = store.search(f'"{phrase}"', limit=50)  # a failure is not memoized (the caller catches it)
+    res = store.search(f'"{phrase}"', window=HitWindow(size=50))  # a failure is not memoized (the caller catches it)
     found: dict[str, str] = {}
     for h in res.hits:
         if h.urn == a.urn or h.urn in found:

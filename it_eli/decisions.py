@@ -26,12 +26,11 @@ import tantivy
 
 from . import __version__
 from .analysis import INFLECTION_WEIGHT, Analyzer, mark_snippet, mark_words
-from .budget import fit_end
 from .config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
 from .errors import IndexCorrupt, IndexMissing, IndexSchemaMismatch, InvalidArg, ItEliError, NotFound, QueryError
 from .indexdir import IndexDir
-from .query import QueryCompiler, parse_query, prefix_forms, ranked_search
+from .query import MAX_HITS, HitWindow, QueryCompiler, parse_query, prefix_forms, ranked_search
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
 log = logging.getLogger(__name__)
@@ -124,15 +123,14 @@ class CaseSearchResult(msgspec.Struct, kw_only=True):
     dataset_note: str = PROVENANCE
 
 
-class DecisionPart(msgspec.Struct, frozen=True):
+class PartText(msgspec.Struct, frozen=True):
     part: Literal["epigrafe", "testo", "dispositivo"]
     text: str
-    offset: int  # where this slice starts within the part
-    part_chars: int
 
 
-class DecisionText(msgspec.Struct, kw_only=True):
-    """A decision's full text by part, paged over the concatenation of the parts."""
+class StoredDecision(msgspec.Struct, kw_only=True, frozen=True):
+    """One decision whole, as the index holds it: the MCP tool pages it (it_case_get_decision),
+    verification reads its metadata."""
 
     ecli: str
     citation: str
@@ -146,12 +144,9 @@ class DecisionText(msgspec.Struct, kw_only=True):
     relatore: str
     redattore: str
     collegio: str
-    parts: list[DecisionPart]
-    offset: int
+    parts: list[PartText]  # the parts that have text, in order (an ordinanza has no testo)
     total_chars: int
-    next_offset: int | None
     source_url: str
-    dataset_note: str = PROVENANCE
 
 
 class RecentDecision(msgspec.Struct, kw_only=True):
@@ -456,8 +451,7 @@ def _build(idir: IndexDir, build: Path, sources: list[Path], base: Path | None, 
 
 # ---------------------------------------------------------------- search
 
-MAX_LIMIT = 50
-MAX_OFFSET = 10_000
+MAX_LIMIT = MAX_HITS
 SNIPPET_CHARS = 240
 FIELD_ALIASES = {
     "epigrafe": ["epigrafe"],
@@ -640,13 +634,10 @@ class DecisionIndex:
         year_to: int | None = None,
         tipologia: str | None = None,
         relatore: str | None = None,
-        limit: int = 10,
-        offset: int = 0,
+        window: HitWindow = HitWindow(),
     ) -> CaseSearchResult:
-        if not (1 <= limit <= MAX_LIMIT):
-            raise InvalidArg(f"limit={limit}", valid=f"an integer from 1 to {MAX_LIMIT}")
-        if not (0 <= offset <= MAX_OFFSET):
-            raise InvalidArg(f"offset={offset}", valid=f"an integer from 0 to {MAX_OFFSET}")
+        """Ranked decisions of `window` (validated here), with facet counts over every match."""
+        window = window.validate()
         query_notes: list[str] = []
         if isinstance(query, str) and _FILTER_IN_QUERY.search(query):
             query, anno, tipologia, query_notes = _filters_from_query(query, anno, tipologia)
@@ -655,7 +646,7 @@ class DecisionIndex:
         filters = self._filters(index, anno, year_from, year_to, tipologia, relatore)
         ranked = ranked_search(
             searcher, index.schema, parsed, self.defn.ranking_boosts, FIELD_ALIASES, self._field_analyzers,
-            limit=limit, offset=offset, filters=filters,
+            window=window, filters=filters,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
             exact_fields=self.defn.exact_boosts,
         )
@@ -676,7 +667,7 @@ class DecisionIndex:
         if ranked.relaxed:
             notes.append("ranked by relevance over any of the words: decisions with only some of them are included")
         return CaseSearchResult(
-            query=query, total=ranked.count, offset=offset, limit=limit, hits=hits, facets=facets,
+            query=query, total=ranked.count, offset=window.start, limit=window.size, hits=hits, facets=facets,
             relaxed_to_or=ranked.relaxed, notes=notes,
         )
 
@@ -756,41 +747,21 @@ class DecisionIndex:
         ecli: str | None = None,
         anno: int | str | None = None,
         numero: int | str | None = None,
-        max_chars: int = 20_000,
-        offset: int = 0,
-    ) -> DecisionText:
+    ) -> StoredDecision:
+        """One decision whole, by ECLI or by anno + numero ("238/2014" as cited names both).
+        Whole because paging it to an answer budget is the MCP tool's business."""
         ecli, anno, numero = validate_decision_ref(ecli, anno, numero)
-        budget = self.settings.max_answer_chars
-        if not (1 <= max_chars <= budget):
-            raise InvalidArg(f"max_chars={max_chars}", valid=f"an integer from 1 to {budget}")
-        if offset < 0:
-            raise InvalidArg(f"offset={offset}", valid="0 or a positive integer (use next_offset)")
         f = self._get_doc(ecli, anno, numero)
         src = msgspec.msgpack.decode(f["src"][0])
-        parts_all = [(p, src.get(p) or "") for p in ("epigrafe", "testo", "dispositivo")]
-        total = sum(len(t) for _, t in parts_all)
-        if offset > total:
-            raise InvalidArg(f"offset={offset} is past the end", valid=f"an offset from 0 to {total}")
-        # at most max_chars characters, and at most the budget once JSON-encoded (it_eli.budget)
-        window_start = offset
-        joined = "".join(t for _, t in parts_all)
-        window_end = min(total, offset + max_chars, fit_end(joined, offset, budget) if offset < total else total)
-        parts: list[DecisionPart] = []
-        pos = 0
-        for name, text in parts_all:
-            start, end = pos, pos + len(text)
-            lo, hi = max(start, window_start), min(end, window_end)
-            if text and lo < hi:
-                parts.append(DecisionPart(part=name, text=text[lo - start : hi - start], offset=lo - start, part_chars=len(text)))
-            pos = end
+        parts = [PartText(part=p, text=src[p]) for p in ("epigrafe", "testo", "dispositivo") if src.get(p)]
         tip = f["tipologia"][0]
         a, n, e = f["anno"][0], f["numero"][0], f["ecli"][0]
-        return DecisionText(
+        return StoredDecision(
             ecli=e, citation=italian_citation(tip, n, a), anno=a, numero=n, tipologia=tip, tipo=TYPE_NAMES.get(tip, tip),
             data_decisione=f["data_decisione"][0] or None, data_deposito=f["data_deposito"][0] or None,
             presidente=_first(f, "presidente"), relatore=_first(f, "relatore"), redattore=_first(f, "redattore"),
-            collegio=src.get("collegio") or "", parts=parts, offset=offset, total_chars=total,
-            next_offset=window_end if window_end < total else None, source_url=public_url(e),
+            collegio=src.get("collegio") or "", parts=parts, total_chars=sum(len(p.text) for p in parts),
+            source_url=public_url(e),
         )
 
     def recent(self, limit: int = 10) -> RecentResult:

@@ -462,8 +462,31 @@ class QueryCompiler:
 
 # ---------------------------------------------------------------- the shipped search strategy
 
+MAX_HITS = 50  # hits in one window (the adapters' `limit`)
+MAX_START = 10_000  # the deepest first hit of a window (the adapters' `offset`)
+
+
+class HitWindow(msgspec.Struct, frozen=True):
+    """Which hits of a ranked list to load: `size` of them from the `start`-th (0-based).
+
+    Tantivy applies it (its limit and offset), so a deep window loads only its own hits. The
+    MCP tools and the CLI, which own paging, build it from their `offset` and `limit`."""
+
+    start: int = 0
+    size: int = 10
+
+    def validate(self, *, hint: str = "") -> "HitWindow":
+        """Itself, or InvalidArg in the words of the adapters' arguments (`limit`, `offset`);
+        `hint` ends the offset's `valid` (how the answer says where the next page starts)."""
+        if not (1 <= self.size <= MAX_HITS):
+            raise InvalidArg(f"limit={self.size}", valid=f"an integer from 1 to {MAX_HITS}")
+        if not (0 <= self.start <= MAX_START):
+            raise InvalidArg(f"offset={self.start}", valid=f"an integer from 0 to {MAX_START}{hint}")
+        return self
+
+
 class RankedSearch(msgspec.Struct, frozen=True):
-    """Outcome of `ranked_search`: the page of hits as (score, DocAddress), the number of matching
+    """Outcome of `ranked_search`: the window of hits as (score, DocAddress), the number of matching
     documents, the text query without filters (give it to the snippet generators) and whether
     documents lacking some of the words were added (`relaxed`: say so to the user)."""
 
@@ -539,8 +562,7 @@ def ranked_search(
     field_aliases: Mapping[str, list[str]],
     analyzers: Mapping[str, Analyzer],
     *,
-    limit: int = 10,
-    offset: int = 0,
+    window: HitWindow = HitWindow(),
     filters: list[tantivy.Query] | tuple = (),
     fill: bool = FILL_WITH_OR,
     proximity: float = PROXIMITY_WEIGHT,
@@ -558,11 +580,12 @@ def ranked_search(
        heading, a question) is ranked as a whole by BM25 over any of its words plus the proximity
        bonus: requiring every word of a long query first mostly finds documents that happen to
        share its commonest words (`relaxed` is then True).
-    3. When fewer documents than a page (`limit`, whatever the offset) have all the words and the
+    3. When fewer documents than a window (`window.size`, wherever it starts) have all the words and the
        query has at least two plain words, the list is filled with the documents that have only some of them (ORed, BM25
        ranks those with more of the words first), after every document that has them all
        (`fill=False`: only when none has them all, the pre-issue-6 behaviour).
-    `count` counts both groups. Raises QueryError when the query has no searchable word.
+    `count` counts both groups. Raises QueryError when the query has no searchable word. The
+    window is not validated here (the searches do it, in their callers' words).
 
     `tie_breaker` combines a word's per-field scores (0: the best field only); the proximity bonus
     is computed on `proximity_fields` (field -> boost; None: the default fields). An index with a
@@ -598,6 +621,7 @@ def ranked_search(
             clauses.append((tantivy.Occur.Should, exact))
         return clauses[0][1] if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
 
+    limit, offset = window.size, window.start
     qc_and = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=True, tie_breaker=tie_breaker)
     q_and = qc_and.compile(parsed.root)
     if q_and is None:

@@ -36,7 +36,7 @@ from .locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .normattiva.lifecycle import ProvisionEvent
 from .provision_status import ProvisionStatus, hit_status
-from .query import ranked_search
+from .query import HitWindow, ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
@@ -662,15 +662,18 @@ class StatuteStore:
         return tantivy.Query.boolean_query([(tantivy.Occur.Should, c) for c in clauses])
 
     def search(
-        self, query: str, *, urn: str | None = None, limit: int = 10, offset: int = 0, at_date: str | None = None,
+        self, query: str, *, urn: str | None = None, window: HitWindow = HitWindow(), at_date: str | None = None,
+        limit: int | None = None,
     ) -> StatuteSearchResult:
-        """Ranked articles; each article once, in the text in force today (or on `at_date`)."""
+        """Ranked articles of `window` (validated here); each article once, in the text in force
+        today (or on `at_date`). The adapters say where the next window starts (`next_offset`).
+
+        `limit`: the window's size, for callers that want the best few (verification still asks so)."""
         from .normattiva.clock import today_iso
 
-        if not (1 <= limit <= 50):
-            raise InvalidArg(f"limit={limit}", valid="an integer from 1 to 50")
-        if not (0 <= offset <= 10_000):
-            raise InvalidArg(f"offset={offset}", valid="an integer from 0 to 10000 (pass next_offset back)")
+        if limit is not None:
+            window = msgspec.structs.replace(window, size=limit)
+        window = window.validate(hint=" (pass next_offset back)")
         index, searcher = self._searcher()
         assisted = assisted_query(query, searcher, index.schema, vocab_field=self.defn.catch_all or "text",
                                   exact_field=(self.defn.exact_fields or [None])[0], an=self._an)
@@ -692,7 +695,7 @@ class StatuteStore:
             ]))
 
         ranked = ranked_search(
-            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, limit=limit, offset=offset, filters=filt,
+            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, window=window, filters=filt,
             tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
             exact_fields=self.defn.exact_boosts, proximity_of=assisted.typed,
         )
@@ -721,7 +724,7 @@ class StatuteStore:
                 repealed=bool(f["repealed"][0]), score=round(float(score), 4),
                 provision_status=status, status_note=status_note,
             ))
-            if len(hits) >= limit:
+            if len(hits) >= window.size:
                 break
         notes = list(parsed.notes) + assisted.assist.notes()
         if relaxed:
@@ -730,10 +733,9 @@ class StatuteStore:
             notes.append(f"each article once, in its text in force on {at_date} among the cached versions (acts with "
                          "no cached version in force then are left out)")
         return StatuteSearchResult(
-            query=query, total=ranked.count, offset=offset, limit=limit, hits=hits, acts_in_index=self.acts_count(),
+            query=query, total=ranked.count, offset=window.start, limit=window.size, hits=hits, acts_in_index=self.acts_count(),
             relaxed_to_or=relaxed, at_date=at_date, notes=notes, expanded=assisted.assist.expanded,
             corrected=assisted.assist.corrected, question_words=assisted.assist.question_words,
-            next_offset=offset + limit if offset + limit < ranked.count else None,
         )
 
     # ------------------------------------------------------------ rebuild

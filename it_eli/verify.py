@@ -1039,7 +1039,7 @@ class Verifier:
             return _Outcome(status="not_found", detail=f"Corte cost. n. {n}/{year} cannot exist: the Court decides from "
                             f"{COST_FIRST_YEAR}, numbering restarts each year and never reached {COST_MAX_NUMBER}")
         try:
-            d = await asyncio.to_thread(self.app.decisions.get_decision, anno=year, numero=n, max_chars=1)
+            d = await asyncio.to_thread(self.app.decisions.get_decision, anno=year, numero=n)
         except IndexMissing:
             return _Outcome(status="out_of_corpus", detail="the Constitutional Court index is not built: not checked",
                             gap_note="build it with `it-eli index build`")

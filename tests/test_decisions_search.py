@@ -6,8 +6,13 @@ import json
 
 import pytest
 
+from it_eli.app import App
 from it_eli.decisions import DecisionIndex, build_index
 from it_eli.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
+from it_eli.query import HitWindow
+from it_eli.tools.registry import call
+
+FIFTY = HitWindow(size=50)  # every sample decision that matches
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +56,7 @@ def test_snippet_highlights_point_at_the_marked_words(index):
 
 
 def test_hit_carries_ecli_italian_citation_and_dates(index):
-    hit = index.search("Corte dei conti", limit=1).hits[0]
+    hit = index.search("Corte dei conti", window=HitWindow(size=1)).hits[0]
     assert hit.ecli.startswith("ECLI:IT:COST:2001:")
     assert hit.citation == f"Corte cost., ord. n. {hit.numero}/2001"
     assert hit.data_deposito.startswith("2001-") and hit.source_url.endswith(hit.ecli)
@@ -122,15 +127,23 @@ def test_numero_as_lawyers_cite_it_carries_the_year(index):
     assert "238/2014" in exc.value.valid
 
 
-def test_long_text_is_paged_without_losing_a_character(index):
-    full = index.get_decision(anno=2001, numero=2, max_chars=60000)
-    pieces, offset = [], 0
-    while offset is not None:
-        page = index.get_decision(anno=2001, numero=2, max_chars=700, offset=offset)
-        assert sum(len(p.text) for p in page.parts) <= 700
-        pieces.append("".join(p.text for p in page.parts))
-        offset = page.next_offset
-    assert "".join(pieces) == "".join(p.text for p in full.parts)
+async def test_long_text_is_paged_without_losing_a_character(index):
+    """The index hands the decision over whole; it_case_get_decision pages it, and the pages
+    rebuild it."""
+    full = index.get_decision(anno=2001, numero=2)
+    assert full.total_chars == sum(len(p.text) for p in full.parts) > 700
+    app = App(index.settings)
+    try:
+        pieces, offset = [], 0
+        while offset is not None:
+            err, page = await call(app, "it_case_get_decision", {"anno": 2001, "numero": 2, "max_chars": 700, "offset": offset})
+            assert not err and sum(len(p["text"]) for p in page["parts"]) <= 700
+            assert page["total_chars"] == full.total_chars
+            pieces.append("".join(p["text"] for p in page["parts"]))
+            offset = page["next_offset"]
+    finally:
+        await app.close()
+    assert len(pieces) > 1 and "".join(pieces) == "".join(p.text for p in full.parts)
 
 
 def test_missing_decision_is_not_found_with_a_hint(index):
@@ -148,8 +161,9 @@ def test_missing_decision_is_not_found_with_a_hint(index):
         ({"query": "x" * 10_000}, InvalidArg),
         ({"query": "nonexistent:parola"}, QueryError),
         ({"query": "questione", "anno": 1850}, InvalidArg),
-        ({"query": "questione", "limit": 0}, InvalidArg),
-        ({"query": "questione", "limit": 1000}, InvalidArg),
+        ({"query": "questione", "window": HitWindow(size=0)}, InvalidArg),
+        ({"query": "questione", "window": HitWindow(size=1000)}, InvalidArg),
+        ({"query": "questione", "window": HitWindow(start=10_001)}, InvalidArg),
         ({"query": "questione", "tipologia": "decreto ingiuntivo"}, InvalidArg),
         ({"query": "questione", "year_from": 2010, "year_to": 2000}, InvalidArg),
     ],
@@ -226,18 +240,18 @@ def _numbers(res):
 
 def test_minus_excludes_a_phrase_a_field_word_and_a_group(index):
     """`-"phrase"`, `-field:word` and `-(group)` exclude exactly what NOT does."""
-    everything = _numbers(index.search("Corte costituzionale", limit=50))
-    stampa = _numbers(index.search('"a mezzo stampa"', limit=50))
+    everything = _numbers(index.search("Corte costituzionale", window=FIFTY))
+    stampa = _numbers(index.search('"a mezzo stampa"', window=FIFTY))
     assert stampa and stampa < everything
-    assert _numbers(index.search('-"a mezzo stampa"', limit=50)) == _numbers(index.search('NOT "a mezzo stampa"', limit=50))
-    assert _numbers(index.search('-"a mezzo stampa"', limit=50)).isdisjoint(stampa)
-    sgarbi = _numbers(index.search("epigrafe:Sgarbi", limit=50))
+    assert _numbers(index.search('-"a mezzo stampa"', window=FIFTY)) == _numbers(index.search('NOT "a mezzo stampa"', window=FIFTY))
+    assert _numbers(index.search('-"a mezzo stampa"', window=FIFTY)).isdisjoint(stampa)
+    sgarbi = _numbers(index.search("epigrafe:Sgarbi", window=FIFTY))
     assert sgarbi
-    minus_field = index.search("conflitto -epigrafe:Sgarbi", limit=50)
-    assert _numbers(minus_field) == _numbers(index.search("conflitto NOT epigrafe:Sgarbi", limit=50))
+    minus_field = index.search("conflitto -epigrafe:Sgarbi", window=FIFTY)
+    assert _numbers(minus_field) == _numbers(index.search("conflitto NOT epigrafe:Sgarbi", window=FIFTY))
     assert _numbers(minus_field).isdisjoint(sgarbi) and not minus_field.relaxed_to_or
-    assert _numbers(index.search("conflitto -(Sgarbi OR Bossi)", limit=50)).isdisjoint(
-        _numbers(index.search("Sgarbi OR Bossi", limit=50)))
+    assert _numbers(index.search("conflitto -(Sgarbi OR Bossi)", window=FIFTY)).isdisjoint(
+        _numbers(index.search("Sgarbi OR Bossi", window=FIFTY)))
 
 
 @pytest.mark.parametrize("query", ["diffamazione NOT", "fauna AND NOT", "fauna OR NOT", "NOT", "NOT NOT", "-", "( NOT )"])
@@ -252,7 +266,7 @@ def test_dangling_not_is_ignored_with_a_note_or_a_query_error(index, query):
 
 def test_every_page_of_a_query_has_the_same_total_and_no_overlap(index):
     """Paging through a two-word query whose AND fills the first page: one list, one total."""
-    pages = [index.search("Corte dei conti", limit=3, offset=o) for o in range(0, 15, 3)]
+    pages = [index.search("Corte dei conti", window=HitWindow(start=o, size=3)) for o in range(0, 15, 3)]
     assert len({p.total for p in pages}) == 1
     assert len({p.relaxed_to_or for p in pages}) == 1
     seen = [h.ecli for p in pages for h in p.hits]
@@ -270,14 +284,14 @@ def test_explicit_and_is_not_reported_as_relaxed(index):
                                              ("ente", "enti")])
 def test_singular_and_plural_find_each_other_where_snowball_splits_them(index, singular, plural):
     """Snowball leaves short words and -are/-ere nouns apart; the query tries the other form."""
-    one, other = _numbers(index.search(singular, limit=50)), _numbers(index.search(plural, limit=50))
+    one, other = _numbers(index.search(singular, window=FIFTY)), _numbers(index.search(plural, window=FIFTY))
     assert one and one == other
 
 
 def test_exact_form_ranks_above_the_inflected_one(index):
     """`atti` finds `atto` too, but a decision using `atti` itself comes first."""
-    res = index.search("atti", limit=50)
-    first = index.get_decision(ecli=res.hits[0].ecli, max_chars=50_000)
+    res = index.search("atti", window=FIFTY)
+    first = index.get_decision(ecli=res.hits[0].ecli)
     assert " atti " in " ".join(p.text for p in first.parts).lower().replace("\n", " ")
 
 
@@ -316,7 +330,7 @@ def test_a_phrase_snippet_comes_from_where_the_phrase_stands(index):
 def test_snippet_shows_the_words_where_they_stand_together(index):
     """Decision 4 names `civile` early and `responsabilità` later; they stand together only in
     "responsabilità civile": that is the place to show."""
-    hit = next(h for h in index.search("responsabilita civile", limit=20).hits if h.numero == 4)
+    hit = next(h for h in index.search("responsabilita civile", window=HitWindow(size=20)).hits if h.numero == 4)
     assert "**responsabilità** **civile**" in hit.snippet
 
 
@@ -329,8 +343,8 @@ def test_lucene_suffixes_an_assistant_writes_mean_what_they_say(index):
     assert index.search("fauna^3 Stato").hits[0].numero == index.search("fauna").hits[0].numero
     assert not _numbers(index.search('"danni fauna"'))
     assert _numbers(index.search('"danni fauna"~3')) == _numbers(index.search('"danni causati dalla fauna"'))
-    assert _numbers(index.search("epigrafe:(fauna OR Sgarbi)", limit=50)) == (
-        _numbers(index.search("epigrafe:fauna", limit=50)) | _numbers(index.search("epigrafe:Sgarbi", limit=50)))
+    assert _numbers(index.search("epigrafe:(fauna OR Sgarbi)", window=FIFTY)) == (
+        _numbers(index.search("epigrafe:fauna", window=FIFTY)) | _numbers(index.search("epigrafe:Sgarbi", window=FIFTY)))
 
 
 @pytest.mark.parametrize("query,note", [("fa*", "at least 3 letters"), ("fauna^99", "weight out of range")])

@@ -29,7 +29,7 @@ from it_eli.cortecost import SourceReport, iter_source
 from it_eli.errors import InvalidArg, ItEliError, QueryError
 from it_eli.http import check_url_allowed
 from it_eli.normattiva.akn import parse_act
-from it_eli.query import And, Not, Or, Term, parse_query
+from it_eli.query import And, HitWindow, Not, Or, Term, parse_query
 from tests.adversarial_text import ADVERSARIAL
 from tests.conftest import REPO_ROOT
 
@@ -57,7 +57,7 @@ QUERY_CHARS = st.sampled_from(list('abcèàù AND OR NOT -+"“”«»():*?~^[]{
 @given(st.lists(QUERY_CHARS, max_size=60).map("".join) | st.text(max_size=120))
 def test_any_query_gives_hits_or_a_typed_error(decisions, text):
     try:
-        res = decisions.search(text, limit=5)
+        res = decisions.search(text, window=HitWindow(size=5))
     except (QueryError, InvalidArg) as exc:
         assert exc.to_dict()["code"] in ("query_error", "invalid_arg") and exc.valid
         return
@@ -96,10 +96,10 @@ TANTIVY_SYNTAX = list("*?~^[]{}/\\!") + ["*:*", "[*]", "/.*/", "~^*", "{*}"]
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(["ordinanza", "giudizio", "legittimita", "tribunale", "questione", "zzzz"]), st.sampled_from(TANTIVY_SYNTAX))
 def test_tantivy_syntax_in_user_text_is_inert(decisions, word, syntax):
-    plain = decisions.search(word, limit=50)
+    plain = decisions.search(word, window=HitWindow(size=50))
     for text in (word + syntax, syntax + word, f"{word} {syntax}"):
         try:
-            res = decisions.search(text, limit=50)
+            res = decisions.search(text, window=HitWindow(size=50))
         except QueryError:
             continue  # e.g. "*:*" alone is no word: refused, never "match everything"
         if text in (word + "*", word + "~"):

@@ -38,7 +38,7 @@ QUERIES = [
 
 def _answers(settings) -> list:
     idx = DecisionIndex(settings)
-    return [msgspec.to_builtins(idx.search(q, limit=10)) for q in QUERIES]
+    return [msgspec.to_builtins(idx.search(q)) for q in QUERIES]
 
 
 @pytest.fixture

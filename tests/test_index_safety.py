@@ -24,6 +24,7 @@ from it_eli.config import load_settings
 from it_eli.decisions import DecisionIndex, build_index
 from it_eli.indexdir import IndexDir
 from it_eli.normattiva.akn import parse_act
+from it_eli.query import HitWindow
 from it_eli.schema import META_FILE
 from it_eli.statutes import StatuteStore, version_label
 from tests.synthetic_corpus import generate
@@ -76,7 +77,7 @@ def test_rebuild_while_searching_switches_atomically(tmp_path, testdata, corpus)
         while not stop.is_set():
             try:
                 total = idx.stats().total
-                res = idx.search("questione legittimità", limit=3)
+                res = idx.search("questione legittimità", window=HitWindow(size=3))
                 assert res.hits and res.total > 0  # (the swap may fall between the two calls)
                 seen.append(total)
             except BaseException as exc:  # noqa: BLE001 - any failure is the finding
@@ -153,7 +154,7 @@ def test_killed_builds_leave_the_old_index_serving(tmp_path, testdata, corpus):
         assert idir.current_token() == old_token
         assert _snapshot(old_build) == before
         assert reader.stats().total == DecisionIndex(settings).stats().total == old_total
-        assert reader.search("questione", limit=2).total > 0
+        assert reader.search("questione", window=HitWindow(size=2)).total > 0
         assert DecisionIndex(settings).get_decision(ecli=old_ecli).ecli == old_ecli
     assert mid_build >= KILLS, f"only {mid_build} kills landed mid-build (delays {delays}, build {build_seconds:.1f}s)"
     assert completed <= 2
@@ -192,7 +193,7 @@ def test_two_processes_importing_statutes_lose_nothing(tmp_path, testdata):
     while any(p.poll() is None for p in procs):
         try:
             if store.idir.current() is not None:
-                store.search("articolo", limit=3)
+                store.search("articolo", window=HitWindow(size=3))
                 reads += 1
         except BaseException as exc:  # noqa: BLE001
             read_errors.append(exc)

@@ -10,6 +10,7 @@ from it_eli.config import load_settings
 from it_eli.normattiva.akn import parse_act
 from it_eli.normattiva.lifecycle import act_lifecycle, article_events
 from it_eli.provision_status import article_status, comma_status, status_notes
+from it_eli.query import HitWindow
 from it_eli.verify import verify_text
 from tests.content_cases import HELD_OUT
 
@@ -236,14 +237,14 @@ def _search(home, query, **kw):
 
 
 def test_search_hit_of_a_struck_down_article_says_so(home):
-    hits = {h.human_readable_citation: h for h in _search(home, "adulterio", limit=10).hits}
+    hits = {h.human_readable_citation: h for h in _search(home, "adulterio", window=HitWindow(size=10)).hits}
     h = hits["art. 559 c.p."]
     assert h.provision_status == "declared_unconstitutional" and h.repealed is False
     assert h.status_note.startswith("NOT law in force") and "n. 126" in h.status_note and "n. 147" in h.status_note
-    lapsed = [h for h in _search(home, "fondo di risoluzione", limit=10).hits if "D.L. 22 novembre 2015" in
+    lapsed = [h for h in _search(home, "fondo di risoluzione", window=HitWindow(size=10)).hits if "D.L. 22 novembre 2015" in
               h.human_readable_citation]
     assert lapsed and all(h.provision_status == "lapsed" and "mancata conversione" in h.status_note for h in lapsed)
-    part = next(h for h in _search(home, "provvedimento abrogato", limit=10).hits if h.article == "21-septies")
+    part = next(h for h in _search(home, "provvedimento abrogato", window=HitWindow(size=10)).hits if h.article == "21-septies")
     assert part.provision_status == "partly_affected" and "comma 2 repealed" in part.status_note
     assert "date of effect not stated in the export" in part.status_note
 
@@ -269,7 +270,7 @@ def test_search_never_shows_an_out_of_force_article_as_in_force(home, testdata):
             words = re.findall(r"[^\W\d_]{5,}", (a.heading or "") + " " + a.text)[:6]
             if not words:
                 continue
-            res = store.search(" ".join(words), urn=act.identity.urn, at_date=day, limit=50)
+            res = store.search(" ".join(words), urn=act.identity.urn, at_date=day, window=HitWindow(size=50))
             hit = next((h for h in res.hits if h.article == a.key), None)
             if hit is None:
                 continue

@@ -19,14 +19,10 @@ PAGING_PARAMETERS = frozenset({"max_chars", "offset", "next_offset"})
 # Public domain functions that still page (answer budgets or hit offsets). This set may only
 # shrink: moving the paging of one of them into its adapter means deleting its line here.
 KNOWN_PAGING = {
-    "it_eli.decisions.DecisionIndex.search": {"offset"},
-    "it_eli.decisions.DecisionIndex.get_decision": {"max_chars", "offset"},
-    "it_eli.query.ranked_search": {"offset"},
     "it_eli.sentenzeweb.search_params": {"offset"},
     "it_eli.sentenzeweb.parse_search": {"offset"},
     "it_eli.sentenzeweb.page": {"max_chars", "offset"},
     "it_eli.sentenzeweb.parse_decision": {"max_chars", "offset"},
-    "it_eli.statutes.StatuteStore.search": {"offset"},
     "it_eli.services.caselaw_live.it_cassazione_search": {"offset"},
     "it_eli.services.caselaw_live.it_cassazione_get": {"max_chars", "offset"},
     "it_eli.services.caselaw_live.it_ga_get_decision": {"max_chars", "offset"},

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from it_eli.query import HitWindow
 from it_eli.query_assist import strip_question, thesaurus
 from it_eli.statutes import import_files
 
@@ -109,7 +110,7 @@ def test_the_typed_form_outranks_its_stem_siblings(make_settings):
 
 def test_an_article_is_found_through_the_headings_above_it(store):
     # c.p.p. Libro V, Titolo VI "Arresto in flagranza e fermo": the partition is searchable
-    res = store.search('contesto:"arresto in flagranza"', limit=50)
+    res = store.search('contesto:"arresto in flagranza"', window=HitWindow(size=50))
     arts = {a for u, a in keys(res)}
     assert res.hits and all(u == CPP for u, _ in keys(res))
     assert {"380", "381", "384"} <= arts

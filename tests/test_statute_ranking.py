@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from it_eli.query import HitWindow
+
 L241 = "urn:nir:stato:legge:1990-08-07;241"  # procedimento amministrativo
 D231 = "urn:nir:stato:decreto.legislativo:2001-06-08;231"  # responsabilità degli enti
 L24 = "urn:nir:stato:legge:2017-03-08;24"  # Gelli-Bianco, responsabilità sanitaria
@@ -52,7 +54,7 @@ def store(testdata, tmp_path_factory):
 
 @pytest.mark.parametrize("question, urn, articles", QUESTIONS, ids=[q[0][:40] for q in QUESTIONS])
 def test_the_article_meant_is_in_the_first_results(store, question, urn, articles):
-    top = [(h.urn, h.article) for h in store.search(question, limit=10).hits[:TOP]]
+    top = [(h.urn, h.article) for h in store.search(question, window=HitWindow(size=10)).hits[:TOP]]
     assert any(u == urn and a in articles for u, a in top), top
 
 
@@ -60,6 +62,6 @@ def test_most_questions_find_their_article_first(store):
     """Above: each in the first three; here the table as a whole, the way a user reads a list."""
     first = 0
     for question, urn, articles in QUESTIONS:
-        hits = store.search(question, limit=1).hits
+        hits = store.search(question, window=HitWindow(size=1)).hits
         first += bool(hits) and hits[0].urn == urn and hits[0].article in articles
     assert first >= 0.6 * len(QUESTIONS), f"{first} of {len(QUESTIONS)} first"

@@ -15,6 +15,7 @@ from it_eli.app import App
 from it_eli.config import load_settings
 from it_eli.errors import IndexSchemaMismatch
 from it_eli.law.urn import parse_urn
+from it_eli.query import HitWindow
 from it_eli.schema import META_FILE
 from it_eli.statutes import StatuteStore, import_files
 from it_eli.tools.registry import call
@@ -90,10 +91,10 @@ def test_search(store):
 def test_search_sees_one_text_per_article_in_force_on_the_day(store):
     """Two cached versions of D.Lgs. 231/2001 (2026-01-24, 2026-06-02) and a single article from
     the API: a search finds each article once, in its text in force that day; total counts articles."""
-    res = store.search("reati ambientali", urn=D231, limit=50)
+    res = store.search("reati ambientali", urn=D231, window=HitWindow(size=50))
     assert res.hits[0].article == "25-undecies" and {h.in_force_date for h in res.hits} == {"2026-06-02"}
     assert len({h.article for h in res.hits}) == len(res.hits)
-    old = store.search("reati ambientali", urn=D231, limit=50, at_date="2026-02-01")
+    old = store.search("reati ambientali", urn=D231, window=HitWindow(size=50), at_date="2026-02-01")
     assert {h.in_force_date for h in old.hits} == {"2026-01-24"} and old.total == res.total
     assert store.search("reati ambientali", urn=D231, at_date="2025-01-01").total == 0  # nothing cached in force then
     # an API article newer than the export replaces the export's copy; a future one replaces nothing
@@ -103,7 +104,7 @@ def test_search_sees_one_text_per_article_in_force_on_the_day(store):
             repealed=False, act_title="t", act_type="decreto.legislativo", act_number="231", act_date="2001-06-08",
             act_year=2001, eli=None, source_url="https://www.normattiva.it/x",
         )
-    now = store.search("ambientali", urn=D231, limit=50)
+    now = store.search("ambientali", urn=D231, window=HitWindow(size=50))
     hit = next(h for h in now.hits if h.article == "25-undecies")
     assert hit.in_force_date == "2026-07-01" and [h.article for h in now.hits].count("25-undecies") == 1
 
@@ -234,17 +235,29 @@ def test_cli_import_and_rebuild(testdata, tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)["served_from"] == "local_index"
 
 
-def test_search_pages_through_every_article_once(store):
+async def test_search_pages_through_every_article_once(store):
     """`total` articles are all reachable: pages of 3 via next_offset, none twice, none missing."""
-    first = store.search("procedimento", limit=3)
-    assert first.total > 3 and first.next_offset == 3
-    seen, offset = [], 0
-    while offset is not None:
-        page = store.search("procedimento", limit=3, offset=offset)
-        assert page.total == first.total
-        seen += [(h.urn, h.article) for h in page.hits]
-        offset = page.next_offset
-    assert len(seen) == len(set(seen)) == first.total
+    app = App(store.settings)
+    try:
+        err, first = await call(app, "it_search_statutes", {"query": "procedimento", "limit": 3})
+        assert not err and first["total"] > 3 and first["next_offset"] == 3
+        seen, offset = [], 0
+        while offset is not None:
+            err, page = await call(app, "it_search_statutes", {"query": "procedimento", "limit": 3, "offset": offset})
+            assert not err and page["total"] == first["total"]
+            seen += [(h["urn"], h["article"]) for h in page["hits"]]
+            offset = page["next_offset"]
+    finally:
+        await app.close()
+    assert len(seen) == len(set(seen)) == first["total"]
+
+
+def test_a_window_of_statute_hits_is_the_same_slice_of_the_ranking(store):
+    """The index loads the window it is given: hits 3-5 are the 4th to 6th of the whole list."""
+    whole = [(h.urn, h.article) for h in store.search("procedimento", window=HitWindow(size=20)).hits]
+    window = store.search("procedimento", window=HitWindow(start=3, size=3))
+    assert [(h.urn, h.article) for h in window.hits] == whole[3:6]
+    assert (window.offset, window.limit, window.next_offset) == (3, 3, None)  # next_offset: the tool's
 
 
 def test_index_built_before_clean_text_is_refused_then_rebuilt_clean(testdata, make_settings):

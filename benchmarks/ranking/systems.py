@@ -116,7 +116,7 @@ class ItEli(System):
 
     def search(self, query: str) -> list[str]:
         from it_eli.errors import ItEliError
-        from it_eli.query import QueryCompiler, parse_query, ranked_search
+        from it_eli.query import HitWindow, QueryCompiler, parse_query, ranked_search
 
         st = self._state
         index, searcher = st["index"], st["searcher"]
@@ -135,7 +135,7 @@ class ItEli(System):
                 hits = _v1_search(index, searcher, parsed, st)
             else:
                 hits = ranked_search(
-                    searcher, index.schema, parsed, st["boosts"], st["aliases"], st["analyzers"], limit=TOP,
+                    searcher, index.schema, parsed, st["boosts"], st["aliases"], st["analyzers"], window=HitWindow(size=TOP),
                     **{**st["ranking"], **extra, **self.options},
                 ).hits
         except ItEliError:

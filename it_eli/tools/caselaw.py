@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import asyncio
 import logging
@@ -10,11 +10,43 @@ import logging
 import msgspec
 from msgspec import Meta
 
-from ..decisions import CaseSearchResult, CaseStats, DecisionText, RecentResult
-from ..errors import IndexMissing, ItEliError
+from ..decisions import PROVENANCE, CaseSearchResult, CaseStats, RecentResult, StoredDecision, validate_decision_ref
+from ..errors import IndexMissing, InvalidArg, ItEliError
+from ..query import HitWindow
+from .paging import page_end, page_size
 from .registry import tool
 
 log = logging.getLogger(__name__)
+
+
+class DecisionPart(msgspec.Struct, frozen=True):
+    part: Literal["epigrafe", "testo", "dispositivo"]
+    text: str
+    offset: int  # where this slice starts within the part
+    part_chars: int
+
+
+class DecisionText(msgspec.Struct, kw_only=True):
+    """A decision's full text by part, paged over the concatenation of the parts."""
+
+    ecli: str
+    citation: str
+    anno: int
+    numero: int
+    tipologia: str
+    tipo: str
+    data_decisione: str | None
+    data_deposito: str | None
+    presidente: str
+    relatore: str
+    redattore: str
+    collegio: str
+    parts: list[DecisionPart]
+    offset: int
+    total_chars: int
+    next_offset: int | None
+    source_url: str
+    dataset_note: str = PROVENANCE
 
 
 class CaseSearchParams(msgspec.Struct, kw_only=True):
@@ -117,7 +149,7 @@ async def it_case_search(app, query, anno=None, year_from=None, year_to=None, ti
     await ensure_decisions(app)
     return await asyncio.to_thread(
         app.decisions.search, query, anno=anno, year_from=year_from, year_to=year_to,
-        tipologia=tipologia, relatore=relatore, limit=limit, offset=offset,
+        tipologia=tipologia, relatore=relatore, window=HitWindow(start=offset, size=limit),
     )
 
 
@@ -127,8 +159,40 @@ async def it_case_get_decision(app, ecli=None, anno=None, numero=None, max_chars
     numero, split into epigrafe / testo / dispositivo. Long decisions are paged: pass next_offset
     back as offset; max_chars bounds the answer."""
     await ensure_decisions(app)
-    return await asyncio.to_thread(
-        app.decisions.get_decision, ecli=ecli, anno=anno, numero=numero, max_chars=max_chars, offset=offset
+    # the errors in the order they always came: which decision, then the page, then the lookup
+    ecli, anno, numero = validate_decision_ref(ecli, anno, numero)
+    size = page_size(app, max_chars)
+    if offset < 0:
+        raise InvalidArg(f"offset={offset}", valid="0 or a positive integer (use next_offset)")
+
+    def get_page() -> DecisionText:
+        whole = app.decisions.get_decision(ecli=ecli, anno=anno, numero=numero)
+        return decision_page(whole, offset, size, app.settings.max_answer_chars)
+
+    return await asyncio.to_thread(get_page)
+
+
+def decision_page(d: StoredDecision, offset: int, max_chars: int, budget: int) -> DecisionText:
+    """The page of `d` from `offset` over its parts joined: at most `max_chars` characters, and
+    at most `budget` once JSON-encoded (it_eli.budget); each part's slice says where it starts."""
+    total = d.total_chars
+    if offset > total:
+        raise InvalidArg(f"offset={offset} is past the end", valid=f"an offset from 0 to {total}")
+    end = page_end("".join(p.text for p in d.parts), offset, max_chars, budget)
+    parts: list[DecisionPart] = []
+    pos = 0
+    for p in d.parts:
+        start, stop = pos, pos + len(p.text)
+        lo, hi = max(start, offset), min(stop, end)
+        if lo < hi:
+            parts.append(DecisionPart(part=p.part, text=p.text[lo - start : hi - start], offset=lo - start,
+                                      part_chars=len(p.text)))
+        pos = stop
+    return DecisionText(
+        ecli=d.ecli, citation=d.citation, anno=d.anno, numero=d.numero, tipologia=d.tipologia, tipo=d.tipo,
+        data_decisione=d.data_decisione, data_deposito=d.data_deposito, presidente=d.presidente,
+        relatore=d.relatore, redattore=d.redattore, collegio=d.collegio, parts=parts, offset=offset,
+        total_chars=total, next_offset=end if end < total else None, source_url=d.source_url,
     )
 
 

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from ..budget import fit_end, json_cost
+from ..budget import json_cost
 from ..errors import InvalidArg, ItEliError, NotAvailable, NotFound
 from ..law import codes
 from ..law import urn as urnmod
@@ -25,6 +25,7 @@ from ..normattiva import clock
 from ..normattiva.akn_fragment import article_xml
 from ..normattiva.lifecycle import ProvisionEvent, describe
 from ..provision_status import ProvisionStatus, article_status, comma_status, status_notes, whole_status
+from ..query import HitWindow
 from ..services.references import CitedDecision, Kind, ReferenceIdentity, identify_reference
 from ..services.legislation import (
     RETRY_HELP,
@@ -45,6 +46,7 @@ from ..statutes import (
     StoredArticle,
     _citation,
 )
+from .paging import next_hit_offset, page_size, page_text
 from .registry import tool
 
 log = logging.getLogger(__name__)
@@ -224,24 +226,6 @@ def _statute_errors(fn):
     return wrapper
 
 
-def _budget(app, max_chars: int | None) -> int:
-    budget = app.settings.max_answer_chars
-    if max_chars is None:
-        return budget
-    if not (1 <= max_chars <= budget):
-        raise InvalidArg(f"max_chars={max_chars}", valid=f"an integer from 1 to {budget}")
-    return max_chars
-
-
-def _page(text: str, offset: int, size: int) -> tuple[str, int | None]:
-    """A page of at most `size` characters whose JSON encoding also fits `size` (quotes and
-    newlines count double once encoded)."""
-    if offset < 0 or offset > len(text):
-        raise InvalidArg(f"offset={offset}", valid=f"an offset from 0 to {len(text)} (use next_offset)")
-    end = min(len(text), offset + size, fit_end(text, offset, size)) if offset < len(text) else offset
-    return text[offset:end], (end if end < len(text) else None)
-
-
 def _version_note(in_force_date: str | None, at_date: str | None, stale: bool, valid_to: str | None = None,
                   *, original: bool = False) -> str:
     if original:
@@ -386,7 +370,7 @@ def _article_result(served: ServedArticle, size: int, offset: int) -> TextResult
     events, warnings, cut = _bounded_lifecycle(a.lifecycle, day, size // 5)
     if cut:
         notes = list(notes) + [cut]
-    page, nxt = _page(a.text, offset, max(1, size - json_cost(msgspec.json.encode(events).decode())
+    page, nxt = page_text(a.text, offset, max(1, size - json_cost(msgspec.json.encode(events).decode())
                                           - sum(json_cost(w) + 4 for w in warnings)))
     status = article_status(a.lifecycle, day, repealed_flag=a.repealed, commi=[c.num for c in a.commi])
     last = a.commi[-1].num if a.commi else None
@@ -468,7 +452,7 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
     export. Long answers are paged: pass next_offset back as offset. Every answer carries urn,
     eli_uri, human_readable_citation, source_url and says which version it is."""
     at = check_date(at_date)
-    size = _budget(app, max_chars)
+    size = page_size(app, max_chars)
     store: StatuteStore = app.statutes
     target = await asyncio.to_thread(resolve_reference, store, reference, portal_base=app.settings.normattiva_url)
     at = at or target.at_date
@@ -505,7 +489,7 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
         full = "\n\n".join(
             _article_label(a) + (f" - {a.heading}" if a.heading else "") + "\n" + a.text for a in articles
         )
-    page, nxt = _page(full, offset, size)
+    page, nxt = page_text(full, offset, size)
     return TextResult(
         urn=version.urn, eli_uri=_eli_uri(version.eli), human_readable_citation=_citation(src),
         source_url=version.source_url, article=None, heading=version.title, text=page, commi=[], repealed=False,
@@ -531,4 +515,6 @@ async def it_search_statutes(app, query, act=None, limit=10, offset=0, at_date=N
         if not target.urn or target.urn not in await asyncio.to_thread(store.list_acts):
             raise NotFound(f"{act!r} is not in the local statute index", valid="fetch it first with it_get_act, or omit act")
         urn = target.urn
-    return await asyncio.to_thread(store.search, query, urn=urn, limit=limit, offset=offset, at_date=at)
+    window = HitWindow(start=offset, size=limit)
+    res = await asyncio.to_thread(store.search, query, urn=urn, window=window, at_date=at)
+    return msgspec.structs.replace(res, next_offset=next_hit_offset(window, res.total))
