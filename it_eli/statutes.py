@@ -663,16 +663,11 @@ class StatuteStore:
 
     def search(
         self, query: str, *, urn: str | None = None, window: HitWindow = HitWindow(), at_date: str | None = None,
-        limit: int | None = None,
     ) -> StatuteSearchResult:
         """Ranked articles of `window` (validated here); each article once, in the text in force
-        today (or on `at_date`). The adapters say where the next window starts (`next_offset`).
-
-        `limit`: the window's size, for callers that want the best few (verification still asks so)."""
+        today (or on `at_date`). The adapters say where the next window starts (`next_offset`)."""
         from .normattiva.clock import today_iso
 
-        if limit is not None:
-            window = msgspec.structs.replace(window, size=limit)
         window = window.validate(hint=" (pass next_offset back)")
         index, searcher = self._searcher()
         assisted = assisted_query(query, searcher, index.schema, vocab_field=self.defn.catch_all or "text",

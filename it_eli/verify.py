@@ -33,6 +33,7 @@ from .law import urn as urnmod
 from .law.grammar import LATIN, article_order, canon_key, nearest_articles
 from .normattiva.lifecycle import describe as describe_event
 from .provision_status import comma_status, item_status, whole_status
+from .query import HitWindow
 from .statutes import ORIGINAL, ActVersion, StatuteStore
 from .workers import PROCESS_MIN_CHARS, in_process, in_thread
 
@@ -874,7 +875,7 @@ class Verifier:
             return o
         strict = o.status != "content_unconfirmed"
         try:
-            res = await asyncio.to_thread(self.store.search, c.description, urn=o.urn, limit=5)
+            res = await asyncio.to_thread(self.store.search, c.description, urn=o.urn, window=HitWindow(size=5))
         except ItEliError:
             return o
         best = None
