@@ -477,14 +477,15 @@ def resolve_sort(sort: object) -> str:
 
 
 def search_params(
-    text_q: str, filters: list[str], limit: int, offset: int, sort: str = "relevance"
+    text_q: str, filters: list[str], rows: int, start: int, sort: str = "relevance"
 ) -> list[tuple[str, str]]:
     """A search as the court's client posts it to `select?app.query=<kind>` (the `app.query`
-    pair goes in the URL, the rest in the form body; see `fetch_select`)."""
+    pair goes in the URL, the rest in the form body; see `fetch_select`). `rows` hits from hit
+    `start` (0-based), Solr's own window: the court's script sends `start=docStart-1&rows=...`."""
     params = [
         (APP_QUERY, filter_kind(filters) or ""),
-        ("start", str(offset)),
-        ("rows", str(limit)),
+        ("start", str(start)),
+        ("rows", str(rows)),
         ("q", court_query(text_q, filters)),
         ("wt", "json"),
         ("indent", "off"),
@@ -759,29 +760,31 @@ def parse_search(
     query: str,
     solr_query: str,
     filters: list[str],
-    limit: int,
-    offset: int,
+    rows: int,
+    start: int,
     sentenzeweb_url: str,
     content_type: str = "",
     notes: list[str] | None = None,
     budget: int | None = None,
     facets: CassazioneFacets | None = None,
 ) -> CassazioneSearchResult:
+    """The answer to `search_params(..., rows, start)`: at most `rows` hits, the first being hit
+    `start` of the search (Solr's window; the result calls it `offset`/`limit`, as the tool does)."""
     answer = decode_answer(body, content_type)
-    hits = [_hit(d, answer.highlighting, sentenzeweb_url) for d in answer.response.docs[:limit]]
+    hits = [_hit(d, answer.highlighting, sentenzeweb_url) for d in answer.response.docs[:rows]]
     if facets is None:
         facets = facets_of(answer)
     total = answer.response.numFound
 
     def make(page: list[CassazioneHit], extra: list[str]) -> CassazioneSearchResult:
-        nxt = offset + len(page)
+        nxt = start + len(page)
         return CassazioneSearchResult(
             query=_clip(query, 2000) or "",
             solr_query=solr_query,
             filters=filters,
             total=total,
-            offset=offset,
-            limit=limit,
+            offset=start,
+            limit=rows,
             next_offset=nxt if page and nxt < total else None,
             hits=page,
             facets=facets,
@@ -793,7 +796,7 @@ def parse_search(
         # Hits are cut from the end (next_offset continues from the first one left out).
         while hits and encoded_size(result) > budget:
             hits = hits[: max(0, min(len(hits) - 1, len(hits) * 3 // 4))]
-            result = make(hits, [f"only {len(hits)} hits fit the answer size; continue with offset={offset + len(hits)}"])
+            result = make(hits, [f"only {len(hits)} hits fit the answer size; continue with offset={start + len(hits)}"])
         if encoded_size(result) > budget:
             result = msgspec.structs.replace(result, facets=CassazioneFacets())
     return result

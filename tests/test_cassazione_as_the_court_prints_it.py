@@ -271,6 +271,19 @@ async def test_real_sentenzeweb_answers_each_filter(make_settings, args):
     assert res.facets.decision_type, "the facet request answered nothing"
 
 
+async def test_the_window_is_solrs_start_and_rows_as_the_script_sends_them(material, live, upstream):
+    """The court's script pages with Solr's own words (`start=docStart-1&rows=...`): the source
+    module and the service speak them too; only the MCP tool calls `start` its offset."""
+    data, _ = material
+    assert 'data:"start="+(docStart-1)+"&rows="' in fe.script(data)
+    params = dict(sw.search_params("x", [], 5, 7))
+    assert (params["start"], params["rows"]) == ("7", "5")
+    client, settings = live()
+    res = await tools.it_cassazione_search(client, settings, query="danno", limit=2, start=40)
+    assert (dict(upstream.params[0])["start"], dict(upstream.params[0])["rows"]) == ("40", "2")
+    assert (res.offset, res.limit, res.next_offset) == (40, 2, 42)
+
+
 @pytest.mark.parametrize(("sort", "sent"), [(None, None), ("deposit_date", "pd desc,numdec desc"),
                                             ("data udienza", "datdec desc,pd desc,numdec desc")])
 async def test_sort_reaches_the_search_request(live, upstream, sort, sent):

@@ -19,7 +19,7 @@ def _read(testdata, name: str) -> bytes:
 
 
 def _search(body: bytes) -> sw.CassazioneSearchResult:
-    return sw.parse_search(body, query="x", solr_query="q", filters=[], limit=3, offset=0, sentenzeweb_url=BASE)
+    return sw.parse_search(body, query="x", solr_query="q", filters=[], rows=3, start=0, sentenzeweb_url=BASE)
 
 
 # ------------------------------------------------------------------ parsing captures

@@ -55,6 +55,7 @@ STALE_MAX_SECONDS = 7 * 86400.0  # how long past its TTL an answer may still be 
 DOWN = (UpstreamUnavailable, UpstreamChanged)
 GA_SESSION_SECONDS = 600.0
 MAX_CASS_LIMIT = 50
+MAX_CASS_START = 10000  # the deepest hit a search may start from (the tool's offset bound)
 
 
 def _size_of(value: Any) -> int:
@@ -186,7 +187,7 @@ async def it_cassazione_search(
     anno: int | None = None,
     sort: str | None = None,
     limit: int = 10,
-    offset: int = 0,
+    start: int = 0,
 ) -> CassazioneSearchResult:
     """Search Cassazione decisions (SentenzeWeb) in the query language of it_case_search:
     words and "phrases" (all required), OR, NOT / -word, parentheses.
@@ -198,14 +199,15 @@ async def it_cassazione_search(
     into `q`, the search and the facet counts as two requests. The answer has highlighted snippets
     (⟦…⟧), the total, each hit's ECLI and PDF link, and facet counts whose values can be passed
     back as these filters (when the facet request fails, the hits come without them and a note).
+    `limit` hits from hit `start` (0-based): Solr's own window, which the MCP tool calls offset.
     """
     if not isinstance(query, str):
         raise InvalidArg("query must be text", valid=sentenzeweb.QUERY_VALID)
     limit = _check_int("limit", limit, 1, MAX_CASS_LIMIT)
-    offset = _check_int("offset", offset, 0, 10000)
+    start = _check_int("start", start, 0, MAX_CASS_START)
     q, _terms, notes = sentenzeweb.compile_query(query)
     filters = sentenzeweb.build_filters(chamber, sub_chamber, anno, section=section, decision_type=decision_type)
-    params = sentenzeweb.search_params(q, filters, limit, offset, sentenzeweb.resolve_sort(sort))
+    params = sentenzeweb.search_params(q, filters, limit, start, sentenzeweb.resolve_sort(sort))
     (body, ctype), stale = await _select(client, settings, params, settings.search_cache_seconds)
     sentenzeweb.decode_answer(body, ctype)  # a bad search answer fails before the facet request
     try:
@@ -221,8 +223,8 @@ async def it_cassazione_search(
         query=query,
         solr_query=dict(params)["q"],
         filters=filters,
-        limit=limit,
-        offset=offset,
+        rows=limit,
+        start=start,
         sentenzeweb_url=settings.sentenzeweb_url,
         content_type=ctype,
         notes=notes,

@@ -20,7 +20,7 @@ class CassSearchParams(msgspec.Struct, kw_only=True):
     anno: Annotated[int | None, Meta(description="Year of the decision.")] = None
     sort: Annotated[str | None, Meta(description="relevance (default), deposit_date or decision_date (newest first).")] = None
     limit: Annotated[int, Meta(ge=1, le=live.MAX_CASS_LIMIT, description="Hits per page.")] = 10
-    offset: Annotated[int, Meta(ge=0, le=10000, description="Hits to skip (paging).")] = 0
+    offset: Annotated[int, Meta(ge=0, le=live.MAX_CASS_START, description="Hits to skip (paging).")] = 0
 
 
 class CassGetParams(msgspec.Struct, kw_only=True):
@@ -47,7 +47,7 @@ class GaGetParams(msgspec.Struct, kw_only=True):
 
 
 @tool("it_cassazione_search", CassSearchParams, live.CassazioneSearchResult, open_world=True)
-async def cassazione_search(app, **kwargs):
+async def cassazione_search(app, *, offset=0, **kwargs):
     """Search Corte di Cassazione decisions live on SentenzeWeb (free public service) with the
     query language of it_case_search: words and "quoted phrases" (all required), OR, NOT / -word,
     (parentheses), "phrase"~N. Filters, case-insensitive: chamber (civile|penale), section (1-7 or
@@ -57,7 +57,8 @@ async def cassazione_search(app, **kwargs):
     year, section, type and chamber whose values pass back as these filters; each hit has sic_id,
     Italian citation (Cass. civ., sez. III, ord. n. 24393/2025), the ECLI the court prints
     (ECLI:IT:CASS:2025:30020CIV), dates, pdf_url (the court's PDF, when linked) and source_url."""
-    return await live.it_cassazione_search(app.http, app.settings, **kwargs)
+    # the tool's `offset` (hits to skip) is Solr's `start`
+    return await live.it_cassazione_search(app.http, app.settings, start=offset, **kwargs)
 
 
 @tool("it_cassazione_get", CassGetParams, live.CassazioneDecision, open_world=True)
