@@ -86,12 +86,12 @@ def test_an_interlocutory_order_is_cited_ord_interl(material):
 
 def test_decision_carries_ecli_and_pdf_link(testdata):
     body = (testdata / "sentenzeweb" / "it-eli-mcp__cassazione_sample_solr_response.json").read_bytes()
-    d = sw.parse_decision(body, sic_id="snciv2021521018O", max_chars=200, offset=0, sentenzeweb_url=BASE)
+    d = sw.parse_decision(body, sic_id="snciv2021521018O", sentenzeweb_url=BASE)
     assert d.ecli == "ECLI:IT:CASS:2021:21018CIV"
     assert d.pdf_url == ("https://www.italgiure.giustizia.it/xway/application/nif/clean/hc.dll?verbo=attach&db=snciv"
                          "&id=./20210722/snciv@s50@a2021@n21018@tO.clean.pdf")
     pen = sw.parse_decision((testdata / "sentenzeweb" / "visualex__italgiure_snpen_10787_2024.json").read_bytes(),
-                            sic_id="snpen2024710787O", max_chars=200, offset=0, sentenzeweb_url=BASE)
+                            sic_id="snpen2024710787O", sentenzeweb_url=BASE)
     assert pen.ecli == "ECLI:IT:CASS:2024:10787PEN" and pen.pdf_url is None  # that record has no filename
 
 
@@ -302,7 +302,6 @@ def test_no_pdf_is_offered_while_the_decision_is_being_anonymised(testdata, phra
 
     rec = json.loads((testdata / "sentenzeweb" / "it-eli-mcp__cassazione_sample_solr_response.json").read_text())
     rec["response"]["docs"][0]["ocr"] = [phrase]
-    d = sw.parse_decision(json.dumps(rec).encode(), sic_id="snciv2021521018O", max_chars=500, offset=0,
-                          sentenzeweb_url=BASE)
+    d = sw.parse_decision(json.dumps(rec).encode(), sic_id="snciv2021521018O", sentenzeweb_url=BASE)
     assert d.text_status == "obscuring_in_progress" and d.pdf_url is None
     assert d.ecli == "ECLI:IT:CASS:2021:21018CIV"

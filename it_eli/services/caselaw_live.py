@@ -25,10 +25,10 @@ from ..errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailabl
 from ..ga import GaDecision, GaHit, GaMetadata, GaSearchResult, GaSection
 from ..http import HttpClient
 from ..sentenzeweb import (
-    CassazioneDecision,
     CassazioneFacets,
     CassazioneHit,
     CassazioneSearchResult,
+    CassazioneText,
     FacetCount,
 )
 
@@ -41,7 +41,7 @@ __all__ = [
     "CassazioneHit",
     "CassazioneFacets",
     "FacetCount",
-    "CassazioneDecision",
+    "CassazioneText",
     "GaSearchResult",
     "GaHit",
     "GaDecision",
@@ -234,26 +234,12 @@ async def it_cassazione_search(
     return _mark_stale(result, stale)
 
 
-async def it_cassazione_get(
-    client: HttpClient,
-    settings: Settings,
-    *,
-    sic_id: str,
-    max_chars: int | None = None,
-    offset: int = 0,
-    part: str = "text",
-) -> CassazioneDecision:
-    """Full text of one Cassazione decision by its SentenzeWeb id (e.g. snciv2021521018O), paged;
-    `part="dispositivo"` pages the dispositivo when it was too long to come whole."""
+async def it_cassazione_get(client: HttpClient, settings: Settings, *, sic_id: str) -> CassazioneText:
+    """One Cassazione decision by its SentenzeWeb id (e.g. snciv2021521018O), with its full text
+    and dispositivo whole: the MCP tool pages them, a service can read them entire."""
     sic_id = sentenzeweb.check_sic_id(sic_id)
-    size = _max_chars(settings, max_chars)
-    offset = _check_int("offset", offset, 0, 50_000_000)
-    part = sentenzeweb.resolve_part(part or "text")
     (body, ctype), stale = await _select(client, settings, sentenzeweb.get_params(sic_id), DOCUMENT_CACHE_SECONDS)
-    result = sentenzeweb.parse_decision(
-        body, sic_id=sic_id, max_chars=size, offset=offset, sentenzeweb_url=settings.sentenzeweb_url, content_type=ctype,
-        budget=_budget(settings), part=part,
-    )
+    result = sentenzeweb.parse_decision(body, sic_id=sic_id, sentenzeweb_url=settings.sentenzeweb_url, content_type=ctype)
     return _mark_stale(result, stale)
 
 

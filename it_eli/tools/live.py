@@ -1,14 +1,93 @@
-"""Registration of the live case-law tools (Cassazione, Giustizia Amministrativa) with the registry."""
+"""Registration of the live case-law tools (Cassazione, Giustizia Amministrativa) with the registry.
+
+The service hands over whole decisions; this adapter owns their answers: it pages the text to
+`max_chars` and the answer budget (`offset`/`next_offset`, it_eli.tools.paging).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
+from .. import sentenzeweb
+from ..budget import fit_end, json_cost
+from ..errors import InvalidArg
+from ..sentenzeweb import CassazioneIdentity, CassazioneText, TextStatus
 from ..services import caselaw_live as live
+from . import paging
 from .registry import tool
+
+MAX_DISPOSITIVO_CHARS = 4000  # longer ones are cut here and paged with part="dispositivo"
+
+
+class CassazioneDecision(CassazioneIdentity, frozen=True, kw_only=True):
+    """One decision's text, paged: ask again with offset=next_offset for more. `part` says which
+    text is paged: the full text (default) or the dispositivo (when it was too long to come whole)."""
+
+    presidente: str | None = None
+    relatore: str | None = None
+    text_status: TextStatus = "full"
+    part: Literal["text", "dispositivo"] = "text"
+    text: str
+    offset: int
+    total_chars: int
+    next_offset: int | None = None
+    dispositivo: str | None = None
+    dispositivo_chars: int = 0
+    dispositivo_truncated: bool = False
+    note: str | None = None
+    source_url: str
+    licence: str = "IODL 2.0 (Corte di Cassazione, SentenzeWeb)"
+    stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
+    stale_note: str | None = None
+
+
+# what a page copies from the whole decision as it is (text and dispositivo are paged)
+_DECISION_AS_IS = tuple(f for f in CassazioneText.__struct_fields__
+                        if f in CassazioneDecision.__struct_fields__ and f not in ("text", "dispositivo"))
+
+
+def resolve_part(part: object) -> str:
+    """`text` or `dispositivo`, case and spaces aside: checked before any request, so a wrong
+    part is a bad argument even while the court is down."""
+    name = part.strip().lower() if isinstance(part, str) else part
+    if name not in ("text", "dispositivo"):
+        raise InvalidArg(f"unknown part {str(part)[:40]!r}", valid="part: text (the full text) or dispositivo")
+    return name
+
+
+def decision_page(doc: CassazioneText, *, part: str, offset: int, size: int, budget: int) -> CassazioneDecision:
+    """One page of a decision. The answer's text budget is shared: the dispositivo (whole when it
+    is at most MAX_DISPOSITIVO_CHARS, else its head and `dispositivo_truncated`) is paid for first,
+    the page of `text` gets the rest. `part="dispositivo"` pages the dispositivo itself."""
+    dispositivo = doc.dispositivo
+    note = None
+    if part == "dispositivo":
+        paged, disp_out, truncated = dispositivo, None, False
+    else:
+        paged = doc.text
+        cut = fit_end(dispositivo, 0, min(MAX_DISPOSITIVO_CHARS, max(200, budget // 4))) if dispositivo else 0
+        truncated = cut < len(dispositivo)
+        disp_out = (dispositivo[:cut] + " […]") if truncated else (dispositivo or None)
+        if truncated:
+            note = (f"the dispositivo has {len(dispositivo)} characters: only its beginning is in `dispositivo`; "
+                    "ask again with part='dispositivo' to page through it")
+        budget = max(200, budget - (json_cost(disp_out) if disp_out else 0))
+    text, nxt = sentenzeweb.page(paged, offset, size, budget)
+    return CassazioneDecision(
+        **{f: getattr(doc, f) for f in _DECISION_AS_IS},
+        part=part,  # type: ignore[arg-type]
+        text=text,
+        offset=offset,
+        total_chars=len(paged),
+        next_offset=nxt,
+        dispositivo=disp_out,
+        dispositivo_chars=len(dispositivo),
+        dispositivo_truncated=truncated,
+        note=note,
+    )
 
 
 class CassSearchParams(msgspec.Struct, kw_only=True):
@@ -61,12 +140,19 @@ async def cassazione_search(app, *, offset=0, **kwargs):
     return await live.it_cassazione_search(app.http, app.settings, start=offset, **kwargs)
 
 
-@tool("it_cassazione_get", CassGetParams, live.CassazioneDecision, open_world=True)
-async def cassazione_get(app, **kwargs):
+@tool("it_cassazione_get", CassGetParams, CassazioneDecision, open_world=True)
+async def cassazione_get(app, *, sic_id, max_chars=None, offset=0, part="text"):
     """Full text of one Cassazione decision by its SentenzeWeb id (sic_id from it_cassazione_search,
     e.g. snciv2025224393O), with its dispositivo; paged by max_chars/offset (next_offset). A very
     long dispositivo comes cut (dispositivo_truncated): part="dispositivo" pages it."""
-    return await live.it_cassazione_get(app.http, app.settings, **kwargs)
+    # every argument is checked before the request (in this order), so a wrong one is invalid_arg
+    # even while the court is down
+    sic_id = sentenzeweb.check_sic_id(sic_id)
+    size = paging.page_size(app.settings, max_chars)
+    offset = paging.check_offset(offset)
+    part = resolve_part(part or "text")
+    doc = await live.it_cassazione_get(app.http, app.settings, sic_id=sic_id)
+    return decision_page(doc, part=part, offset=offset, size=size, budget=paging.answer_budget(app.settings))
 
 
 @tool("it_ga_search", GaSearchParams, live.GaSearchResult, open_world=True)
