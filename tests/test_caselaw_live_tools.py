@@ -408,13 +408,16 @@ async def test_ga_without_token_is_upstream_changed(live, upstream):
 async def test_ga_get_decision(live, upstream):
     client, settings = live()
     res = await tools.it_ga_search(client, settings, query="responsabilita")
-    doc = await tools.it_ga_get_decision(client, settings, document_url=res.hits[0].document_url, max_chars=2000)
+    doc = await live_tools.ga_get_decision(_app(client, settings), document_url=res.hits[0].document_url, max_chars=2000)
     assert doc.metadata.numero == "11970" and doc.metadata.tipologia == "Sentenza"
     assert doc.text.startswith("EPIGRAFE") and doc.next_offset == 2000 and not doc.pdf_only
     assert [s.name for s in doc.sections][-2:] == ["dispositivo", "sottoscrizioni"]
     n = len(upstream.requests)
-    await tools.it_ga_get_decision(client, settings, document_url=res.hits[0].document_url, offset=2000)
+    rest = await live_tools.ga_get_decision(_app(client, settings), document_url=res.hits[0].document_url, offset=2000)
     assert len(upstream.requests) == n  # served from the document cache
+    whole = await tools.it_ga_get_decision(client, settings, document_url=res.hits[0].document_url)
+    assert whole.text.startswith(doc.text + rest.text) and rest.total_chars == len(whole.text)  # the service's is whole
+    assert whole.sections == doc.sections and whole.sections[-1].start + whole.sections[-1].length <= len(whole.text)
 
 
 async def test_ga_pdf_only_is_flagged_without_fetch(live, upstream):
@@ -422,6 +425,8 @@ async def test_ga_pdf_only_is_flagged_without_fetch(live, upstream):
     url = upstream.base + "/visualizza/?nodeRef=&schema=cds&nrg=202400001&nomeFile=202500123_11.pdf&subDir=Provvedimenti"
     doc = await tools.it_ga_get_decision(client, settings, document_url=url)
     assert doc.pdf_only and doc.text == "" and doc.source_url == url and upstream.requests == []
+    page = await live_tools.ga_get_decision(_app(client, settings), document_url=url, offset=5)  # nothing to page
+    assert page.pdf_only and (page.text, page.offset, page.total_chars, page.next_offset) == ("", 0, 0, None)
 
 
 def _doc_url(base: str, nrg: str) -> str:
@@ -490,5 +495,5 @@ async def test_real_ga(make_settings):
         res = await tools.it_ga_search(client, settings, query="responsabilita", sede="Consiglio di Stato")
         assert res.total_upstream > 0 and res.hits
         html_hit = next(h for h in res.hits if h.document_url and not h.pdf_only)
-        doc = await tools.it_ga_get_decision(client, settings, document_url=html_hit.document_url, max_chars=500)
+        doc = await tools.it_ga_get_decision(client, settings, document_url=html_hit.document_url)
         assert doc.text

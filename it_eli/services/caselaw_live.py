@@ -22,7 +22,7 @@ import msgspec
 from .. import ga, sentenzeweb, tls
 from ..config import Settings
 from ..errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable
-from ..ga import GaDecision, GaHit, GaMetadata, GaSearchResult, GaSection
+from ..ga import GaHit, GaMetadata, GaSearchResult, GaSection, GaText
 from ..http import HttpClient
 from ..sentenzeweb import (
     CassazioneFacets,
@@ -44,7 +44,7 @@ __all__ = [
     "CassazioneText",
     "GaSearchResult",
     "GaHit",
-    "GaDecision",
+    "GaText",
     "GaMetadata",
     "GaSection",
 ]
@@ -135,11 +135,6 @@ def _check_int(name: str, value: object, lo: int, hi: int) -> int:
 def _budget(settings: Settings) -> int:
     """Characters one answer's own content may take (it_eli.budget: the envelope is extra)."""
     return max(1000, settings.max_answer_chars)
-
-
-def _max_chars(settings: Settings, max_chars: int | None) -> int:
-    cap = max(1000, settings.max_answer_chars)
-    return cap if max_chars is None else _check_int("max_chars", max_chars, 100, cap)
 
 
 def _stale_note(exc: ItEliError) -> str:
@@ -344,23 +339,14 @@ async def it_ga_search(
     return _mark_stale(result, stale)
 
 
-async def it_ga_get_decision(
-    client: HttpClient,
-    settings: Settings,
-    *,
-    document_url: str,
-    max_chars: int | None = None,
-    offset: int = 0,
-) -> GaDecision:
-    """Text of one administrative decision by its `document_url` from it_ga_search, paged, with
-    its Italian citation and ECLI.
+async def it_ga_get_decision(client: HttpClient, settings: Settings, *, document_url: str) -> GaText:
+    """One administrative decision by its `document_url` from it_ga_search, its text whole (the
+    MCP tool pages it), with its Italian citation and ECLI.
 
     Only the decision host's /visualizza/ URLs are accepted. PDF-only decisions are flagged
     (`pdf_only`) and not parsed: open `source_url`.
     """
     url = ga.check_document_url(document_url, settings.ga_document_url)
-    size = _max_chars(settings, max_chars)
-    offset = _check_int("offset", offset, 0, 50_000_000)
     hit = _ga_hits(client).get_stale(url)
     if ga.is_pdf_url(url):
         return _ga_pdf(url, hit)
@@ -381,25 +367,21 @@ async def it_ga_get_decision(
         else:
             _cache(client).put(key, body, DOCUMENT_CACHE_SECONDS)
     metadata, text, sections = ga.parse_decision_xml(body)
-    chunk, nxt = sentenzeweb.page(text, offset, size, _budget(settings))
-    return _mark_stale(GaDecision(
+    return _mark_stale(GaText(
         document_url=url,
         **ga.decision_identity(url, metadata, hit),
         metadata=metadata,
         sections=sections,
-        text=chunk,
-        offset=offset,
-        total_chars=len(text),
-        next_offset=nxt,
+        text=text,
         source_url=url,
     ), stale)
 
 
-def _ga_pdf(url: str, hit: GaHit | None) -> GaDecision:
+def _ga_pdf(url: str, hit: GaHit | None) -> GaText:
     """A PDF-only decision: no text, but what its search hit said about it (when known here)."""
     if hit is None:
-        return GaDecision(document_url=url, pdf_only=True, source_url=url)
-    return GaDecision(
+        return GaText(document_url=url, pdf_only=True, source_url=url)
+    return GaText(
         document_url=url, pdf_only=True, source_url=url, citation=hit.citation, ecli=hit.ecli,
         ecli_source="portal" if hit.ecli else None, court=hit.court, sede=hit.sede, section=hit.section,
         decision_type=hit.decision_type, number=hit.number, year=hit.year,

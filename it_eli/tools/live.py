@@ -11,9 +11,10 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from .. import sentenzeweb
+from .. import ga, sentenzeweb
 from ..budget import fit_end, json_cost
 from ..errors import InvalidArg
+from ..ga import GaMetadata, GaSection, GaText
 from ..sentenzeweb import CassazioneIdentity, CassazioneText, TextStatus
 from ..services import caselaw_live as live
 from . import paging
@@ -109,6 +110,49 @@ class CassGetParams(msgspec.Struct, kw_only=True):
     part: Annotated[str, Meta(description="text (the decision) or dispositivo.")] = "text"
 
 
+class GaDecision(msgspec.Struct, frozen=True, kw_only=True):
+    """One decision's text, paged; `pdf_only` decisions carry no text (open `source_url`).
+
+    `ecli_source`: `portal` (the ECLI printed by the portal next to this decision's link),
+    `built` (ECLI:IT:<court>:<year>:<number>SENT, from the decision's own data), or None."""
+
+    document_url: str
+    citation: str | None = None
+    ecli: str | None = None
+    ecli_source: Literal["portal", "built"] | None = None
+    court: str | None = None
+    sede: str | None = None
+    section: str | None = None
+    decision_type: str | None = None
+    number: str | None = None
+    year: int | None = None
+    publication_date: str | None = None
+    note: str | None = None
+    pdf_only: bool = False
+    metadata: GaMetadata = msgspec.field(default_factory=GaMetadata)
+    sections: list[GaSection] = msgspec.field(default_factory=list)
+    text: str = ""
+    offset: int = 0
+    total_chars: int = 0
+    next_offset: int | None = None
+    source_url: str
+    licence: str = "Official decisions (art. 5 l. 633/1941), Giustizia Amministrativa"
+    stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
+    stale_note: str | None = None
+
+
+_GA_AS_IS = tuple(f for f in GaText.__struct_fields__ if f in GaDecision.__struct_fields__ and f != "text")
+
+
+def ga_page(doc: GaText, *, offset: int, size: int, budget: int) -> GaDecision:
+    """One page of an administrative decision's text; a PDF-only decision has none to page."""
+    same = {f: getattr(doc, f) for f in _GA_AS_IS}
+    if doc.pdf_only:
+        return GaDecision(**same)
+    text, nxt = sentenzeweb.page(doc.text, offset, size, budget)
+    return GaDecision(**same, text=text, offset=offset, total_chars=len(doc.text), next_offset=nxt)
+
+
 class GaSearchParams(msgspec.Struct, kw_only=True):
     query: Annotated[str | None, Meta(description="Words, sent to the portal as typed.")] = None
     sede: Annotated[str | None, Meta(description="Court: Cons. Stato, CGA, TAR + region or seat (TAR Lazio, Milano, Brescia ...).")] = None
@@ -166,9 +210,14 @@ async def ga_search(app, **kwargs):
     return await live.it_ga_search(app.http, app.settings, **kwargs)
 
 
-@tool("it_ga_get_decision", GaGetParams, live.GaDecision, open_world=True)
-async def ga_get_decision(app, **kwargs):
+@tool("it_ga_get_decision", GaGetParams, GaDecision, open_world=True)
+async def ga_get_decision(app, *, document_url, max_chars=None, offset=0):
     """Text of one administrative decision by the document_url given by it_ga_search (only the
     decision host is accepted), split into epigrafe, fatto e diritto, motivazione and dispositivo,
     paged; with Italian citation, ECLI, publication date; PDF-only decisions are flagged."""
-    return await live.it_ga_get_decision(app.http, app.settings, **kwargs)
+    # every argument is checked before the request (in this order), so a wrong one is invalid_arg
+    url = ga.check_document_url(document_url, app.settings.ga_document_url)
+    size = paging.page_size(app.settings, max_chars)
+    offset = paging.check_offset(offset)
+    doc = await live.it_ga_get_decision(app.http, app.settings, document_url=url)
+    return ga_page(doc, offset=offset, size=size, budget=paging.answer_budget(app.settings))
