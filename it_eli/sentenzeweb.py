@@ -21,7 +21,6 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import msgspec
 
-from .budget import fit_end
 from .errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from .http import RETRY_LATER, HttpClient
 from .query import And, Node, Not, Or, Term, parse_query
@@ -795,16 +794,6 @@ def parse_search(
         if encoded_size(result) > budget:
             result = msgspec.structs.replace(result, facets=CassazioneFacets())
     return result
-
-
-def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> tuple[str, int | None]:
-    """At most `max_chars` characters, and at most `budget` once JSON-encoded (it_eli.budget)."""
-    if offset > len(text):
-        raise InvalidArg(f"offset {offset} is past the end of the text", valid=f"0..{len(text)}")
-    end = min(len(text), offset + max_chars)
-    if budget is not None:
-        end = min(end, fit_end(text, offset, budget))
-    return text[offset:end], (end if end < len(text) else None)
 
 
 def parse_decision(body: bytes, *, sic_id: str, sentenzeweb_url: str, content_type: str = "") -> CassazioneText:

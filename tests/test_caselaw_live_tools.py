@@ -24,6 +24,7 @@ from it_eli import sentenzeweb
 from it_eli.budget import json_cost
 from it_eli.services import caselaw_live as tools
 from it_eli.tools import live as live_tools
+from it_eli.tools import paging
 from tests import sentenzeweb_frontend as frontend
 
 SELECT = "/sncass/isapi/hc.dll/sn.solr/sn-collection/select"
@@ -269,6 +270,16 @@ def test_a_decision_page_shares_the_budget_with_the_dispositivo(testdata):
     assert disp.text == doc.dispositivo and disp.dispositivo is None and disp.part == "dispositivo"
     with pytest.raises(InvalidArg):
         live_tools.decision_page(doc, part="text", offset=10**6, size=10, budget=100_000)
+
+
+def test_a_page_fits_its_budget_once_encoded():
+    text = '"\\\n' * 1000  # every character costs two once JSON-encoded
+    chunk, nxt = paging.page(text, 0, 10_000, 100)
+    assert chunk == text[:50] and json_cost(chunk) == 100 and nxt == 50
+    assert paging.page(text, 2990, 10_000, 100) == (text[2990:], None)
+    with pytest.raises(InvalidArg) as exc:
+        paging.page(text, len(text) + 1, 10)
+    assert exc.value.valid == f"0..{len(text)}"
 
 
 async def test_cassazione_not_found(live):

@@ -22,7 +22,6 @@ KNOWN_PAGING = {
     "it_eli.decisions.DecisionIndex.search": {"offset"},
     "it_eli.decisions.DecisionIndex.get_decision": {"max_chars", "offset"},
     "it_eli.query.ranked_search": {"offset"},
-    "it_eli.sentenzeweb.page": {"max_chars", "offset"},
     "it_eli.statutes.StatuteStore.search": {"offset"},
     "it_eli.verify.answer_page": {"max_chars", "offset"},
     "it_eli.verify.verify_answer": {"offset"},

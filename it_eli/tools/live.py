@@ -1,7 +1,7 @@
 """Registration of the live case-law tools (Cassazione, Giustizia Amministrativa) with the registry.
 
 The service hands over whole decisions; this adapter owns their answers: it pages the text to
-`max_chars` and the answer budget (`offset`/`next_offset`, it_eli.tools.paging).
+`max_chars` and the answer budget (`offset`/`next_offset`, with it_eli.tools.paging).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def decision_page(doc: CassazioneText, *, part: str, offset: int, size: int, bud
             note = (f"the dispositivo has {len(dispositivo)} characters: only its beginning is in `dispositivo`; "
                     "ask again with part='dispositivo' to page through it")
         budget = max(200, budget - (json_cost(disp_out) if disp_out else 0))
-    text, nxt = sentenzeweb.page(paged, offset, size, budget)
+    text, nxt = paging.page(paged, offset, size, budget)
     return CassazioneDecision(
         **{f: getattr(doc, f) for f in _DECISION_AS_IS},
         part=part,  # type: ignore[arg-type]
@@ -149,7 +149,7 @@ def ga_page(doc: GaText, *, offset: int, size: int, budget: int) -> GaDecision:
     same = {f: getattr(doc, f) for f in _GA_AS_IS}
     if doc.pdf_only:
         return GaDecision(**same)
-    text, nxt = sentenzeweb.page(doc.text, offset, size, budget)
+    text, nxt = paging.page(doc.text, offset, size, budget)
     return GaDecision(**same, text=text, offset=offset, total_chars=len(doc.text), next_offset=nxt)
 
 

@@ -7,6 +7,7 @@ ever takes a page size or a position in an answer.
 
 from __future__ import annotations
 
+from ..budget import fit_end
 from ..config import Settings
 from ..errors import InvalidArg
 
@@ -33,3 +34,13 @@ def page_size(settings: Settings, max_chars: int | None) -> int:
 def check_offset(offset: object) -> int:
     """Where a page starts; checked before any request, whatever the text's length turns out to be."""
     return _check_int("offset", offset, 0, MAX_OFFSET)
+
+
+def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> tuple[str, int | None]:
+    """At most `max_chars` characters, and at most `budget` once JSON-encoded (it_eli.budget)."""
+    if offset > len(text):
+        raise InvalidArg(f"offset {offset} is past the end of the text", valid=f"0..{len(text)}")
+    end = min(len(text), offset + max_chars)
+    if budget is not None:
+        end = min(end, fit_end(text, offset, budget))
+    return text[offset:end], (end if end < len(text) else None)
