@@ -394,11 +394,10 @@ class GaMetadata(msgspec.Struct, frozen=True, kw_only=True):
     court: str | None = None
 
 
-class GaDecision(msgspec.Struct, frozen=True, kw_only=True):
-    """One decision's text, paged; `pdf_only` decisions carry no text (open `source_url`).
-
-    `ecli_source`: `portal` (the ECLI printed by the portal next to this decision's link),
-    `built` (ECLI:IT:<court>:<year>:<number>SENT, from the decision's own data), or None."""
+class GaText(msgspec.Struct, frozen=True, kw_only=True):
+    """One decision with its text whole (paging it is the MCP tool's business); `pdf_only`
+    decisions carry no text (open `source_url`). `ecli_source`: `portal` (the ECLI the portal
+    printed next to the decision's link), `built` (from the decision's own data), or None."""
 
     document_url: str
     citation: str | None = None
@@ -416,9 +415,6 @@ class GaDecision(msgspec.Struct, frozen=True, kw_only=True):
     metadata: GaMetadata = msgspec.field(default_factory=GaMetadata)
     sections: list[GaSection] = msgspec.field(default_factory=list)
     text: str = ""
-    offset: int = 0
-    total_chars: int = 0
-    next_offset: int | None = None
     source_url: str
     licence: str = "Official decisions (art. 5 l. 633/1941), Giustizia Amministrativa"
     stale: bool = False  # True: the upstream could not be used; this is an expired cached answer

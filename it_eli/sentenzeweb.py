@@ -21,7 +21,6 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import msgspec
 
-from .budget import fit_end, json_cost
 from .errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from .http import RETRY_LATER, HttpClient
 from .query import And, Node, Not, Or, Term, parse_query
@@ -119,7 +118,6 @@ QUERY_VALID = (
 MAX_SNIPPET_CHARS = 600
 MAX_MATERIA = 5
 MAX_FIELD_CHARS = 160
-MAX_DISPOSITIVO_CHARS = 4000  # longer ones are cut here and paged with part="dispositivo"
 
 
 def _key(value: str) -> str:
@@ -193,7 +191,7 @@ class CassazioneFacets(msgspec.Struct, frozen=True):
     chamber: list[FacetCount] = msgspec.field(default_factory=list)
 
 
-class _CassazioneIdentity(msgspec.Struct, frozen=True, kw_only=True):
+class CassazioneIdentity(msgspec.Struct, frozen=True, kw_only=True):
     """What identifies a Cassazione decision and how it is cited (shared by hits and texts)."""
 
     sic_id: str
@@ -210,7 +208,7 @@ class _CassazioneIdentity(msgspec.Struct, frozen=True, kw_only=True):
     pdf_url: str | None = None  # the court's PDF of the decision, when SentenzeWeb links one
 
 
-class CassazioneHit(_CassazioneIdentity, frozen=True, kw_only=True):
+class CassazioneHit(CassazioneIdentity, frozen=True, kw_only=True):
     """One Cassazione decision found by a search."""
 
     snippet: str | None = None
@@ -235,22 +233,18 @@ class CassazioneSearchResult(msgspec.Struct, frozen=True, kw_only=True):
     stale_note: str | None = None
 
 
-class CassazioneDecision(_CassazioneIdentity, frozen=True, kw_only=True):
-    """One decision's text, paged: ask again with offset=next_offset for more. `part` says which
-    text is paged: the full text (default) or the dispositivo (when it was too long to come whole)."""
+TextStatus = Literal["full", "obscuring_in_progress", "empty"]
+
+
+class CassazioneText(CassazioneIdentity, frozen=True, kw_only=True):
+    """One decision as SentenzeWeb holds it, whole: the full text (`ocr`) and the dispositivo
+    (`ocrdis`, "" when the record has none). Paging them is the MCP tool's business."""
 
     presidente: str | None = None
     relatore: str | None = None
-    text_status: Literal["full", "obscuring_in_progress", "empty"] = "full"
-    part: Literal["text", "dispositivo"] = "text"
+    text_status: TextStatus = "full"
     text: str
-    offset: int
-    total_chars: int
-    next_offset: int | None = None
-    dispositivo: str | None = None
-    dispositivo_chars: int = 0
-    dispositivo_truncated: bool = False
-    note: str | None = None
+    dispositivo: str = ""
     source_url: str
     licence: str = "IODL 2.0 (Corte di Cassazione, SentenzeWeb)"
     stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
@@ -477,14 +471,15 @@ def resolve_sort(sort: object) -> str:
 
 
 def search_params(
-    text_q: str, filters: list[str], limit: int, offset: int, sort: str = "relevance"
+    text_q: str, filters: list[str], rows: int, start: int, sort: str = "relevance"
 ) -> list[tuple[str, str]]:
     """A search as the court's client posts it to `select?app.query=<kind>` (the `app.query`
-    pair goes in the URL, the rest in the form body; see `fetch_select`)."""
+    pair goes in the URL, the rest in the form body; see `fetch_select`). `rows` hits from hit
+    `start` (0-based), Solr's own window: the court's script sends `start=docStart-1&rows=...`."""
     params = [
         (APP_QUERY, filter_kind(filters) or ""),
-        ("start", str(offset)),
-        ("rows", str(limit)),
+        ("start", str(start)),
+        ("rows", str(rows)),
         ("q", court_query(text_q, filters)),
         ("wt", "json"),
         ("indent", "off"),
@@ -759,29 +754,31 @@ def parse_search(
     query: str,
     solr_query: str,
     filters: list[str],
-    limit: int,
-    offset: int,
+    rows: int,
+    start: int,
     sentenzeweb_url: str,
     content_type: str = "",
     notes: list[str] | None = None,
     budget: int | None = None,
     facets: CassazioneFacets | None = None,
 ) -> CassazioneSearchResult:
+    """The answer to `search_params(..., rows, start)`: at most `rows` hits, the first being hit
+    `start` of the search (Solr's window; the result calls it `offset`/`limit`, as the tool does)."""
     answer = decode_answer(body, content_type)
-    hits = [_hit(d, answer.highlighting, sentenzeweb_url) for d in answer.response.docs[:limit]]
+    hits = [_hit(d, answer.highlighting, sentenzeweb_url) for d in answer.response.docs[:rows]]
     if facets is None:
         facets = facets_of(answer)
     total = answer.response.numFound
 
     def make(page: list[CassazioneHit], extra: list[str]) -> CassazioneSearchResult:
-        nxt = offset + len(page)
+        nxt = start + len(page)
         return CassazioneSearchResult(
             query=_clip(query, 2000) or "",
             solr_query=solr_query,
             filters=filters,
             total=total,
-            offset=offset,
-            limit=limit,
+            offset=start,
+            limit=rows,
             next_offset=nxt if page and nxt < total else None,
             hits=page,
             facets=facets,
@@ -793,39 +790,14 @@ def parse_search(
         # Hits are cut from the end (next_offset continues from the first one left out).
         while hits and encoded_size(result) > budget:
             hits = hits[: max(0, min(len(hits) - 1, len(hits) * 3 // 4))]
-            result = make(hits, [f"only {len(hits)} hits fit the answer size; continue with offset={offset + len(hits)}"])
+            result = make(hits, [f"only {len(hits)} hits fit the answer size; continue with offset={start + len(hits)}"])
         if encoded_size(result) > budget:
             result = msgspec.structs.replace(result, facets=CassazioneFacets())
     return result
 
 
-def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> tuple[str, int | None]:
-    """At most `max_chars` characters, and at most `budget` once JSON-encoded (it_eli.budget)."""
-    if offset > len(text):
-        raise InvalidArg(f"offset {offset} is past the end of the text", valid=f"0..{len(text)}")
-    end = min(len(text), offset + max_chars)
-    if budget is not None:
-        end = min(end, fit_end(text, offset, budget))
-    return text[offset:end], (end if end < len(text) else None)
-
-
-def resolve_part(part: object) -> str:
-    """`text` or `dispositivo`, case and spaces aside: checked before any request, so a wrong
-    part is a bad argument even while the court is down."""
-    name = part.strip().lower() if isinstance(part, str) else part
-    if name not in ("text", "dispositivo"):
-        raise InvalidArg(f"unknown part {str(part)[:40]!r}", valid="part: text (the full text) or dispositivo")
-    return name
-
-
-def parse_decision(
-    body: bytes, *, sic_id: str, max_chars: int, offset: int, sentenzeweb_url: str, content_type: str = "",
-    budget: int | None = None, part: str = "text",
-) -> CassazioneDecision:
-    """One decision, paged. The answer's text budget is shared: the dispositivo (whole when it is
-    at most MAX_DISPOSITIVO_CHARS, else its head and `dispositivo_truncated`) is paid for first,
-    the page of `text` gets the rest. `part="dispositivo"` pages the dispositivo itself."""
-    part = resolve_part(part)
+def parse_decision(body: bytes, *, sic_id: str, sentenzeweb_url: str, content_type: str = "") -> CassazioneText:
+    """One decision by id, its text and dispositivo whole (`get_params` asked for every field)."""
     answer = decode_answer(body, content_type)
     docs = [d for d in answer.response.docs if d.id == sic_id]
     if not docs:
@@ -833,29 +805,12 @@ def parse_decision(
     doc = docs[0]
     hit = _hit(doc, {}, sentenzeweb_url)
     full = "\n\n".join(_all(doc.ocr)).strip()
-    dispositivo = "\n".join(_all(doc.ocrdis)).strip()
-    status: Literal["full", "obscuring_in_progress", "empty"] = "full"
+    status: TextStatus = "full"
     if not full:
         status = "empty"
     elif any(mark in full.lower() for mark in OBSCURING_MARKS) and len(full) < 300:
         status = "obscuring_in_progress"
-    note = None
-    pdf = hit.pdf_url if status != "obscuring_in_progress" else None  # as the court: no PDF yet
-    if part == "dispositivo":
-        paged, disp_out, truncated = dispositivo, None, False
-    else:
-        paged = full
-        disp_budget = MAX_DISPOSITIVO_CHARS if budget is None else min(MAX_DISPOSITIVO_CHARS, max(200, budget // 4))
-        cut = fit_end(dispositivo, 0, disp_budget) if dispositivo else 0
-        truncated = cut < len(dispositivo)
-        disp_out = (dispositivo[:cut] + " […]") if truncated else (dispositivo or None)
-        if truncated:
-            note = (f"the dispositivo has {len(dispositivo)} characters: only its beginning is in `dispositivo`; "
-                    "ask again with part='dispositivo' to page through it")
-        if budget is not None:
-            budget = max(200, budget - (json_cost(disp_out) if disp_out else 0))
-    text, nxt = page(paged, offset, max_chars, budget)
-    return CassazioneDecision(
+    return CassazioneText(
         sic_id=sic_id,
         citation=hit.citation,
         chamber=hit.chamber,
@@ -867,19 +822,12 @@ def parse_decision(
         deposit_date=hit.deposit_date,
         materia=hit.materia,
         ecli=hit.ecli,
-        pdf_url=pdf,
+        pdf_url=hit.pdf_url if status != "obscuring_in_progress" else None,  # as the court: no PDF yet
         presidente=_clip(_first(doc.presidente)),
         relatore=_clip(_first(doc.relatore)),
         text_status=status,
-        part=part,  # type: ignore[arg-type]
-        text=text,
-        offset=offset,
-        total_chars=len(paged),
-        next_offset=nxt,
-        dispositivo=disp_out,
-        dispositivo_chars=len(dispositivo),
-        dispositivo_truncated=truncated,
-        note=note,
+        text=full,
+        dispositivo="\n".join(_all(doc.ocrdis)).strip(),
         source_url=hit.source_url,
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import msgspec
 import pytest
@@ -19,7 +20,11 @@ from aiohttp.test_utils import TestServer
 from it_eli.config import load_settings
 from it_eli.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import HttpClient
+from it_eli import sentenzeweb
+from it_eli.budget import json_cost
 from it_eli.services import caselaw_live as tools
+from it_eli.tools import live as live_tools
+from it_eli.tools import paging
 from tests import sentenzeweb_frontend as frontend
 
 SELECT = "/sncass/isapi/hc.dll/sn.solr/sn-collection/select"
@@ -222,14 +227,59 @@ async def test_cassazione_empty_result(live):
     assert res.total == 0 and res.hits == []
 
 
+def _app(client: HttpClient, settings) -> SimpleNamespace:
+    """What the MCP tools read of the App: its HTTP client and settings."""
+    return SimpleNamespace(http=client, settings=settings)
+
+
 async def test_cassazione_get_civil_and_criminal(live):
     client, settings = live()
-    civ = await tools.it_cassazione_get(client, settings, sic_id="snciv2021521018O", max_chars=1000)
+    civ = await live_tools.cassazione_get(_app(client, settings), sic_id="snciv2021521018O", max_chars=1000)
     assert civ.citation == "Cass. civ., sez. V, ord. n. 21018/2021" and civ.next_offset == 1000
-    more = await tools.it_cassazione_get(client, settings, sic_id="snciv2021521018O", max_chars=60000, offset=1000)
+    more = await live_tools.cassazione_get(_app(client, settings), sic_id="snciv2021521018O", max_chars=60000, offset=1000)
     assert more.next_offset is None and more.offset == 1000
     pen = await tools.it_cassazione_get(client, settings, sic_id="snpen2024710787O")
     assert pen.chamber == "penale" and pen.citation.startswith("Cass. pen., sez. VII")
+
+
+async def test_the_service_hands_over_the_whole_decision(live):
+    """Paging is the MCP tool's: the service's text is the tool's pages joined."""
+    client, settings = live(max_answer_chars="1000")
+    whole = await tools.it_cassazione_get(client, settings, sic_id="snciv2021521018O")
+    assert len(whole.text) > 4000 and whole.dispositivo.startswith("P.Q.M.")
+    pages, offset = [], 0
+    while offset is not None:
+        page = await live_tools.cassazione_get(_app(client, settings), sic_id="snciv2021521018O", offset=offset)
+        assert page.total_chars == len(whole.text) and page.dispositivo_chars == len(whole.dispositivo)
+        pages.append(page.text)
+        offset = page.next_offset
+    assert "".join(pages) == whole.text and len(pages) > 4
+
+
+def test_a_decision_page_shares_the_budget_with_the_dispositivo(testdata):
+    body = (testdata / "sentenzeweb" / "it-eli-mcp__cassazione_sample_solr_response.json").read_bytes()
+    doc = sentenzeweb.parse_decision(body, sic_id="snciv2021521018O", sentenzeweb_url="https://x/sncass")
+    page = live_tools.decision_page(doc, part="text", offset=0, size=1000, budget=100_000)
+    assert page.text == doc.text[:1000] and page.next_offset == 1000 and page.dispositivo == doc.dispositivo
+    rest = live_tools.decision_page(doc, part="text", offset=1000, size=100_000, budget=100_000)
+    assert page.text + rest.text == doc.text and rest.next_offset is None
+    small = live_tools.decision_page(doc, part="text", offset=0, size=1000, budget=1000)  # dispositivo paid first
+    assert small.dispositivo_truncated and "part='dispositivo'" in small.note  # at most a quarter of the budget
+    assert json_cost(small.dispositivo) + json_cost(small.text) <= 1000 and small.next_offset == len(small.text)
+    disp = live_tools.decision_page(doc, part="dispositivo", offset=0, size=100_000, budget=100_000)
+    assert disp.text == doc.dispositivo and disp.dispositivo is None and disp.part == "dispositivo"
+    with pytest.raises(InvalidArg):
+        live_tools.decision_page(doc, part="text", offset=10**6, size=10, budget=100_000)
+
+
+def test_a_page_fits_its_budget_once_encoded():
+    text = '"\\\n' * 1000  # every character costs two once JSON-encoded
+    chunk, nxt = paging.page(text, 0, 10_000, 100)
+    assert chunk == text[:50] and json_cost(chunk) == 100 and nxt == 50
+    assert paging.page(text, 2990, 10_000, 100) == (text[2990:], None)
+    with pytest.raises(InvalidArg) as exc:
+        paging.page(text, len(text) + 1, 10)
+    assert exc.value.valid == f"an offset from 0 to {len(text)} (use next_offset)"
 
 
 async def test_cassazione_not_found(live):
@@ -251,14 +301,14 @@ async def test_bad_part_makes_no_request(live, upstream, part):
     request, so with the court down it is still invalid_arg, never upstream_unavailable."""
     client, settings = live()
     with pytest.raises(InvalidArg) as exc:
-        await tools.it_cassazione_get(client, settings, sic_id="snciv2021521018O", part=part)
+        await live_tools.cassazione_get(_app(client, settings), sic_id="snciv2021521018O", part=part)
     assert "dispositivo" in exc.value.valid
     assert upstream.requests == []
 
 
 async def test_part_is_read_as_lawyers_type_it(live):
     client, settings = live()
-    res = await tools.it_cassazione_get(client, settings, sic_id="snciv2021521018O", part=" Dispositivo ")
+    res = await live_tools.cassazione_get(_app(client, settings), sic_id="snciv2021521018O", part=" Dispositivo ")
     assert res.part == "dispositivo"
 
 
@@ -310,7 +360,8 @@ async def test_invalid_search_arguments(live, upstream):
         {"query": "x", "chamber": "amministrativa"},
         {"query": "x", "chamber": "penale", "sub_chamber": "lavoro"},
         {"query": "x", "limit": 0},
-        {"query": "x", "offset": -1},
+        {"query": "x", "start": -1},
+        {"query": "x", "start": 10001},
         {"query": '"" ::'},
         {"query": "x" * 2001},
         {"query": "x", "section": "ottava"},
@@ -368,13 +419,16 @@ async def test_ga_without_token_is_upstream_changed(live, upstream):
 async def test_ga_get_decision(live, upstream):
     client, settings = live()
     res = await tools.it_ga_search(client, settings, query="responsabilita")
-    doc = await tools.it_ga_get_decision(client, settings, document_url=res.hits[0].document_url, max_chars=2000)
+    doc = await live_tools.ga_get_decision(_app(client, settings), document_url=res.hits[0].document_url, max_chars=2000)
     assert doc.metadata.numero == "11970" and doc.metadata.tipologia == "Sentenza"
     assert doc.text.startswith("EPIGRAFE") and doc.next_offset == 2000 and not doc.pdf_only
     assert [s.name for s in doc.sections][-2:] == ["dispositivo", "sottoscrizioni"]
     n = len(upstream.requests)
-    await tools.it_ga_get_decision(client, settings, document_url=res.hits[0].document_url, offset=2000)
+    rest = await live_tools.ga_get_decision(_app(client, settings), document_url=res.hits[0].document_url, offset=2000)
     assert len(upstream.requests) == n  # served from the document cache
+    whole = await tools.it_ga_get_decision(client, settings, document_url=res.hits[0].document_url)
+    assert whole.text.startswith(doc.text + rest.text) and rest.total_chars == len(whole.text)  # the service's is whole
+    assert whole.sections == doc.sections and whole.sections[-1].start + whole.sections[-1].length <= len(whole.text)
 
 
 async def test_ga_pdf_only_is_flagged_without_fetch(live, upstream):
@@ -382,6 +436,8 @@ async def test_ga_pdf_only_is_flagged_without_fetch(live, upstream):
     url = upstream.base + "/visualizza/?nodeRef=&schema=cds&nrg=202400001&nomeFile=202500123_11.pdf&subDir=Provvedimenti"
     doc = await tools.it_ga_get_decision(client, settings, document_url=url)
     assert doc.pdf_only and doc.text == "" and doc.source_url == url and upstream.requests == []
+    page = await live_tools.ga_get_decision(_app(client, settings), document_url=url, offset=5)  # nothing to page
+    assert page.pdf_only and (page.text, page.offset, page.total_chars, page.next_offset) == ("", 0, 0, None)
 
 
 def _doc_url(base: str, nrg: str) -> str:
@@ -439,7 +495,7 @@ async def test_real_sentenzeweb(make_settings):
     async with HttpClient(settings) as client:
         res = await tools.it_cassazione_search(client, settings, query='"perdita di chance"', chamber="civile", limit=2)
         assert res.total > 0 and res.hits
-        doc = await tools.it_cassazione_get(client, settings, sic_id=res.hits[0].sic_id, max_chars=500)
+        doc = await tools.it_cassazione_get(client, settings, sic_id=res.hits[0].sic_id)
         assert doc.text
 
 
@@ -450,5 +506,5 @@ async def test_real_ga(make_settings):
         res = await tools.it_ga_search(client, settings, query="responsabilita", sede="Consiglio di Stato")
         assert res.total_upstream > 0 and res.hits
         html_hit = next(h for h in res.hits if h.document_url and not h.pdf_only)
-        doc = await tools.it_ga_get_decision(client, settings, document_url=html_hit.document_url, max_chars=500)
+        doc = await tools.it_ga_get_decision(client, settings, document_url=html_hit.document_url)
         assert doc.text

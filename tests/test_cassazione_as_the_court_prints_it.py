@@ -86,12 +86,12 @@ def test_an_interlocutory_order_is_cited_ord_interl(material):
 
 def test_decision_carries_ecli_and_pdf_link(testdata):
     body = (testdata / "sentenzeweb" / "it-eli-mcp__cassazione_sample_solr_response.json").read_bytes()
-    d = sw.parse_decision(body, sic_id="snciv2021521018O", max_chars=200, offset=0, sentenzeweb_url=BASE)
+    d = sw.parse_decision(body, sic_id="snciv2021521018O", sentenzeweb_url=BASE)
     assert d.ecli == "ECLI:IT:CASS:2021:21018CIV"
     assert d.pdf_url == ("https://www.italgiure.giustizia.it/xway/application/nif/clean/hc.dll?verbo=attach&db=snciv"
                          "&id=./20210722/snciv@s50@a2021@n21018@tO.clean.pdf")
     pen = sw.parse_decision((testdata / "sentenzeweb" / "visualex__italgiure_snpen_10787_2024.json").read_bytes(),
-                            sic_id="snpen2024710787O", max_chars=200, offset=0, sentenzeweb_url=BASE)
+                            sic_id="snpen2024710787O", sentenzeweb_url=BASE)
     assert pen.ecli == "ECLI:IT:CASS:2024:10787PEN" and pen.pdf_url is None  # that record has no filename
 
 
@@ -271,6 +271,19 @@ async def test_real_sentenzeweb_answers_each_filter(make_settings, args):
     assert res.facets.decision_type, "the facet request answered nothing"
 
 
+async def test_the_window_is_solrs_start_and_rows_as_the_script_sends_them(material, live, upstream):
+    """The court's script pages with Solr's own words (`start=docStart-1&rows=...`): the source
+    module and the service speak them too; only the MCP tool calls `start` its offset."""
+    data, _ = material
+    assert 'data:"start="+(docStart-1)+"&rows="' in fe.script(data)
+    params = dict(sw.search_params("x", [], 5, 7))
+    assert (params["start"], params["rows"]) == ("7", "5")
+    client, settings = live()
+    res = await tools.it_cassazione_search(client, settings, query="danno", limit=2, start=40)
+    assert (dict(upstream.params[0])["start"], dict(upstream.params[0])["rows"]) == ("40", "2")
+    assert (res.offset, res.limit, res.next_offset) == (40, 2, 42)
+
+
 @pytest.mark.parametrize(("sort", "sent"), [(None, None), ("deposit_date", "pd desc,numdec desc"),
                                             ("data udienza", "datdec desc,pd desc,numdec desc")])
 async def test_sort_reaches_the_search_request(live, upstream, sort, sent):
@@ -289,7 +302,6 @@ def test_no_pdf_is_offered_while_the_decision_is_being_anonymised(testdata, phra
 
     rec = json.loads((testdata / "sentenzeweb" / "it-eli-mcp__cassazione_sample_solr_response.json").read_text())
     rec["response"]["docs"][0]["ocr"] = [phrase]
-    d = sw.parse_decision(json.dumps(rec).encode(), sic_id="snciv2021521018O", max_chars=500, offset=0,
-                          sentenzeweb_url=BASE)
+    d = sw.parse_decision(json.dumps(rec).encode(), sic_id="snciv2021521018O", sentenzeweb_url=BASE)
     assert d.text_status == "obscuring_in_progress" and d.pdf_url is None
     assert d.ecli == "ECLI:IT:CASS:2021:21018CIV"

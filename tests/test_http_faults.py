@@ -401,7 +401,7 @@ async def test_live_case_law_serves_expired_cache_marked_stale(live_upstream, ma
     )
     async with HttpClient(settings) as client:
         fresh = await caselaw_live.it_cassazione_search(client, settings, query="danno")
-        doc = await caselaw_live.it_cassazione_get(client, settings, sic_id="snciv2021521018O", max_chars=1000)
+        doc = await caselaw_live.it_cassazione_get(client, settings, sic_id="snciv2021521018O")
         ga_hits = await caselaw_live.it_ga_search(client, settings, query="appalto")
         ga_doc = await caselaw_live.it_ga_get_decision(client, settings, document_url=ga_hits.hits[0].document_url)
         assert not (fresh.stale or doc.stale or ga_hits.stale or ga_doc.stale)
@@ -410,7 +410,7 @@ async def test_live_case_law_serves_expired_cache_marked_stale(live_upstream, ma
         n = len(live_upstream.requests)
         stale = await caselaw_live.it_cassazione_search(client, settings, query="danno")
         assert stale.stale and stale.stale_note and stale.total == fresh.total
-        stale_doc = await caselaw_live.it_cassazione_get(client, settings, sic_id="snciv2021521018O", max_chars=1000)
+        stale_doc = await caselaw_live.it_cassazione_get(client, settings, sic_id="snciv2021521018O")
         assert stale_doc.stale and stale_doc.text == doc.text
         assert len(live_upstream.requests) > n  # the upstream was tried first
         with pytest.raises((UpstreamUnavailable, UpstreamChanged)):  # never cached: typed error

@@ -16,17 +16,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "it_eli"
 ADAPTER_MODULES = ("it_eli.tools", "it_eli.server", "it_eli.cli", "it_eli.verify_cli", "it_eli.__main__")
 PAGING_PARAMETERS = frozenset({"max_chars", "offset", "next_offset"})
 
-# Public domain functions that still page (answer budgets or hit offsets). This set may only
-# shrink: moving the paging of one of them into its adapter means deleting its line here.
-KNOWN_PAGING = {
-    "it_eli.sentenzeweb.search_params": {"offset"},
-    "it_eli.sentenzeweb.parse_search": {"offset"},
-    "it_eli.sentenzeweb.page": {"max_chars", "offset"},
-    "it_eli.sentenzeweb.parse_decision": {"max_chars", "offset"},
-    "it_eli.services.caselaw_live.it_cassazione_search": {"offset"},
-    "it_eli.services.caselaw_live.it_cassazione_get": {"max_chars", "offset"},
-    "it_eli.services.caselaw_live.it_ga_get_decision": {"max_chars", "offset"},
-}
 
 
 def _module_name(path: Path) -> str:
@@ -91,7 +80,7 @@ def test_only_the_adapters_import_the_adapters():
     assert not offenders, "domain modules importing the MCP/CLI adapters:\n" + "\n".join(offenders)
 
 
-def test_no_new_domain_function_pages_its_answer():
+def test_no_domain_function_pages_its_answer():
     found: dict[str, set[str]] = {}
     for name, tree in _modules().items():
         if _is_adapter(name):
@@ -101,10 +90,7 @@ def test_no_new_domain_function_pages_its_answer():
             params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} & PAGING_PARAMETERS
             if params:
                 found[qual] = params
-    new = {k: v for k, v in found.items() if not v <= KNOWN_PAGING.get(k, set())}
-    assert not new, f"domain functions that take answer-paging parameters (page in the adapter instead): {new}"
-    gone = {k: v for k, v in KNOWN_PAGING.items() if not v <= found.get(k, set())}
-    assert not gone, f"these no longer page: delete them from KNOWN_PAGING so the set only shrinks: {gone}"
+    assert not found, f"domain functions that take answer-paging parameters (page in the adapter instead): {found}"
 
 
 def test_the_legislation_service_does_not_page():

@@ -305,6 +305,13 @@ async def test_search_answers_fit_the_budget_whatever_the_upstream_sends(app, up
     assert len(out["hits"]) == 50 or any("fit the answer size" in n for n in out["notes"])
 
 
+async def test_the_tools_offset_is_sent_as_solrs_start(app, upstream):
+    err, out = await call(app(), "it_cassazione_search", {"query": "danno", "limit": 2, "offset": 7})
+    assert not err and (out["offset"], out["limit"], out["next_offset"]) == (7, 2, 9)
+    search = dict(upstream.params[0])
+    assert (search["start"], search["rows"]) == ("7", "2")
+
+
 # ------------------------------------------------------------------ cosmetic: no object reprs in messages
 
 

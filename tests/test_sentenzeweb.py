@@ -19,7 +19,7 @@ def _read(testdata, name: str) -> bytes:
 
 
 def _search(body: bytes) -> sw.CassazioneSearchResult:
-    return sw.parse_search(body, query="x", solr_query="q", filters=[], limit=3, offset=0, sentenzeweb_url=BASE)
+    return sw.parse_search(body, query="x", solr_query="q", filters=[], rows=3, start=0, sentenzeweb_url=BASE)
 
 
 # ------------------------------------------------------------------ parsing captures
@@ -50,28 +50,23 @@ def test_empty_search(testdata):
 
 def test_full_record_uses_filename_for_source_url(testdata):
     body = _read(testdata, "it-eli-mcp__cassazione_sample_solr_response.json")
-    d = sw.parse_decision(body, sic_id="snciv2021521018O", max_chars=1000, offset=0, sentenzeweb_url=BASE)
+    d = sw.parse_decision(body, sic_id="snciv2021521018O", sentenzeweb_url=BASE)
     assert d.citation == "Cass. civ., sez. V, ord. n. 21018/2021"
     assert d.decision_date == "2021-05-12" and d.deposit_date == "2021-07-22"
     assert d.source_url.endswith("db=snciv&id=./20210722/snciv@s50@a2021@n21018@tO.clean.pdf")
-    assert d.dispositivo.startswith("P.Q.M.")
-    assert len(d.text) == 1000 and d.next_offset == 1000 and d.total_chars > 4000
-    rest = sw.parse_decision(body, sic_id="snciv2021521018O", max_chars=100000, offset=1000, sentenzeweb_url=BASE)
-    assert rest.next_offset is None and d.text + rest.text == d.text + rest.text  # pages join
-    assert rest.text.endswith("22 116. 20")
-    with pytest.raises(InvalidArg):
-        sw.parse_decision(body, sic_id="snciv2021521018O", max_chars=10, offset=10**6, sentenzeweb_url=BASE)
+    assert d.dispositivo.startswith("P.Q.M.") and d.dispositivo in d.text  # ocrdis is also the end of ocr
+    assert len(d.text) > 4000 and d.text.endswith("22 116. 20")  # whole: the MCP tool pages it
 
 
 def test_criminal_and_obscured_records(testdata):
     pen = sw.parse_decision(
         _read(testdata, "visualex__italgiure_snpen_10787_2024.json"),
-        sic_id="snpen2024710787O", max_chars=5000, offset=0, sentenzeweb_url=BASE,
+        sic_id="snpen2024710787O", sentenzeweb_url=BASE,
     )  # fmt: skip
     assert pen.citation == "Cass. pen., sez. VII, ord. n. 10787/2024" and pen.chamber == "penale"
     civ = sw.parse_decision(
         _read(testdata, "visualex__italgiure_snciv_10787_2024.json"),
-        sic_id="snciv2024310787O", max_chars=5000, offset=0, sentenzeweb_url=BASE,
+        sic_id="snciv2024310787O", sentenzeweb_url=BASE,
     )  # fmt: skip
     assert civ.text_status == "obscuring_in_progress"
 
@@ -80,7 +75,7 @@ def test_not_found(testdata):
     with pytest.raises(NotFound):
         sw.parse_decision(
             _read(testdata, "visualex__italgiure_snciv_99999_2024.json"),
-            sic_id="snciv2024399999O", max_chars=100, offset=0, sentenzeweb_url=BASE,
+            sic_id="snciv2024399999O", sentenzeweb_url=BASE,
         )  # fmt: skip
 
 

@@ -22,13 +22,13 @@ import msgspec
 from .. import ga, sentenzeweb, tls
 from ..config import Settings
 from ..errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable
-from ..ga import GaDecision, GaHit, GaMetadata, GaSearchResult, GaSection
+from ..ga import GaHit, GaMetadata, GaSearchResult, GaSection, GaText
 from ..http import HttpClient
 from ..sentenzeweb import (
-    CassazioneDecision,
     CassazioneFacets,
     CassazioneHit,
     CassazioneSearchResult,
+    CassazioneText,
     FacetCount,
 )
 
@@ -41,10 +41,10 @@ __all__ = [
     "CassazioneHit",
     "CassazioneFacets",
     "FacetCount",
-    "CassazioneDecision",
+    "CassazioneText",
     "GaSearchResult",
     "GaHit",
-    "GaDecision",
+    "GaText",
     "GaMetadata",
     "GaSection",
 ]
@@ -55,6 +55,7 @@ STALE_MAX_SECONDS = 7 * 86400.0  # how long past its TTL an answer may still be 
 DOWN = (UpstreamUnavailable, UpstreamChanged)
 GA_SESSION_SECONDS = 600.0
 MAX_CASS_LIMIT = 50
+MAX_CASS_START = 10000  # the deepest hit a search may start from (the tool's offset bound)
 
 
 def _size_of(value: Any) -> int:
@@ -136,11 +137,6 @@ def _budget(settings: Settings) -> int:
     return max(1000, settings.max_answer_chars)
 
 
-def _max_chars(settings: Settings, max_chars: int | None) -> int:
-    cap = max(1000, settings.max_answer_chars)
-    return cap if max_chars is None else _check_int("max_chars", max_chars, 100, cap)
-
-
 def _stale_note(exc: ItEliError) -> str:
     return (
         f"served from this server's cache because the upstream could not be used now ({exc.code}: "
@@ -186,7 +182,7 @@ async def it_cassazione_search(
     anno: int | None = None,
     sort: str | None = None,
     limit: int = 10,
-    offset: int = 0,
+    start: int = 0,
 ) -> CassazioneSearchResult:
     """Search Cassazione decisions (SentenzeWeb) in the query language of it_case_search:
     words and "phrases" (all required), OR, NOT / -word, parentheses.
@@ -198,14 +194,15 @@ async def it_cassazione_search(
     into `q`, the search and the facet counts as two requests. The answer has highlighted snippets
     (⟦…⟧), the total, each hit's ECLI and PDF link, and facet counts whose values can be passed
     back as these filters (when the facet request fails, the hits come without them and a note).
+    `limit` hits from hit `start` (0-based): Solr's own window, which the MCP tool calls offset.
     """
     if not isinstance(query, str):
         raise InvalidArg("query must be text", valid=sentenzeweb.QUERY_VALID)
     limit = _check_int("limit", limit, 1, MAX_CASS_LIMIT)
-    offset = _check_int("offset", offset, 0, 10000)
+    start = _check_int("start", start, 0, MAX_CASS_START)
     q, _terms, notes = sentenzeweb.compile_query(query)
     filters = sentenzeweb.build_filters(chamber, sub_chamber, anno, section=section, decision_type=decision_type)
-    params = sentenzeweb.search_params(q, filters, limit, offset, sentenzeweb.resolve_sort(sort))
+    params = sentenzeweb.search_params(q, filters, limit, start, sentenzeweb.resolve_sort(sort))
     (body, ctype), stale = await _select(client, settings, params, settings.search_cache_seconds)
     sentenzeweb.decode_answer(body, ctype)  # a bad search answer fails before the facet request
     try:
@@ -221,8 +218,8 @@ async def it_cassazione_search(
         query=query,
         solr_query=dict(params)["q"],
         filters=filters,
-        limit=limit,
-        offset=offset,
+        rows=limit,
+        start=start,
         sentenzeweb_url=settings.sentenzeweb_url,
         content_type=ctype,
         notes=notes,
@@ -232,26 +229,12 @@ async def it_cassazione_search(
     return _mark_stale(result, stale)
 
 
-async def it_cassazione_get(
-    client: HttpClient,
-    settings: Settings,
-    *,
-    sic_id: str,
-    max_chars: int | None = None,
-    offset: int = 0,
-    part: str = "text",
-) -> CassazioneDecision:
-    """Full text of one Cassazione decision by its SentenzeWeb id (e.g. snciv2021521018O), paged;
-    `part="dispositivo"` pages the dispositivo when it was too long to come whole."""
+async def it_cassazione_get(client: HttpClient, settings: Settings, *, sic_id: str) -> CassazioneText:
+    """One Cassazione decision by its SentenzeWeb id (e.g. snciv2021521018O), with its full text
+    and dispositivo whole: the MCP tool pages them, a service can read them entire."""
     sic_id = sentenzeweb.check_sic_id(sic_id)
-    size = _max_chars(settings, max_chars)
-    offset = _check_int("offset", offset, 0, 50_000_000)
-    part = sentenzeweb.resolve_part(part or "text")
     (body, ctype), stale = await _select(client, settings, sentenzeweb.get_params(sic_id), DOCUMENT_CACHE_SECONDS)
-    result = sentenzeweb.parse_decision(
-        body, sic_id=sic_id, max_chars=size, offset=offset, sentenzeweb_url=settings.sentenzeweb_url, content_type=ctype,
-        budget=_budget(settings), part=part,
-    )
+    result = sentenzeweb.parse_decision(body, sic_id=sic_id, sentenzeweb_url=settings.sentenzeweb_url, content_type=ctype)
     return _mark_stale(result, stale)
 
 
@@ -356,23 +339,14 @@ async def it_ga_search(
     return _mark_stale(result, stale)
 
 
-async def it_ga_get_decision(
-    client: HttpClient,
-    settings: Settings,
-    *,
-    document_url: str,
-    max_chars: int | None = None,
-    offset: int = 0,
-) -> GaDecision:
-    """Text of one administrative decision by its `document_url` from it_ga_search, paged, with
-    its Italian citation and ECLI.
+async def it_ga_get_decision(client: HttpClient, settings: Settings, *, document_url: str) -> GaText:
+    """One administrative decision by its `document_url` from it_ga_search, its text whole (the
+    MCP tool pages it), with its Italian citation and ECLI.
 
     Only the decision host's /visualizza/ URLs are accepted. PDF-only decisions are flagged
     (`pdf_only`) and not parsed: open `source_url`.
     """
     url = ga.check_document_url(document_url, settings.ga_document_url)
-    size = _max_chars(settings, max_chars)
-    offset = _check_int("offset", offset, 0, 50_000_000)
     hit = _ga_hits(client).get_stale(url)
     if ga.is_pdf_url(url):
         return _ga_pdf(url, hit)
@@ -393,25 +367,21 @@ async def it_ga_get_decision(
         else:
             _cache(client).put(key, body, DOCUMENT_CACHE_SECONDS)
     metadata, text, sections = ga.parse_decision_xml(body)
-    chunk, nxt = sentenzeweb.page(text, offset, size, _budget(settings))
-    return _mark_stale(GaDecision(
+    return _mark_stale(GaText(
         document_url=url,
         **ga.decision_identity(url, metadata, hit),
         metadata=metadata,
         sections=sections,
-        text=chunk,
-        offset=offset,
-        total_chars=len(text),
-        next_offset=nxt,
+        text=text,
         source_url=url,
     ), stale)
 
 
-def _ga_pdf(url: str, hit: GaHit | None) -> GaDecision:
+def _ga_pdf(url: str, hit: GaHit | None) -> GaText:
     """A PDF-only decision: no text, but what its search hit said about it (when known here)."""
     if hit is None:
-        return GaDecision(document_url=url, pdf_only=True, source_url=url)
-    return GaDecision(
+        return GaText(document_url=url, pdf_only=True, source_url=url)
+    return GaText(
         document_url=url, pdf_only=True, source_url=url, citation=hit.citation, ecli=hit.ecli,
         ecli_source="portal" if hit.ecli else None, court=hit.court, sede=hit.sede, section=hit.section,
         decision_type=hit.decision_type, number=hit.number, year=hit.year,

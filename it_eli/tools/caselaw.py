@@ -161,7 +161,7 @@ async def it_case_get_decision(app, ecli=None, anno=None, numero=None, max_chars
     await ensure_decisions(app)
     # the errors in the order they always came: which decision, then the page, then the lookup
     ecli, anno, numero = validate_decision_ref(ecli, anno, numero)
-    size = page_size(app, max_chars)
+    size = page_size(app.settings.max_answer_chars, max_chars)
     if offset < 0:
         raise InvalidArg(f"offset={offset}", valid="0 or a positive integer (use next_offset)")
 

@@ -46,7 +46,8 @@ from ..statutes import (
     StoredArticle,
     _citation,
 )
-from .paging import next_hit_offset, page_size, page_text
+from . import paging
+from .paging import next_hit_offset, page_size
 from .registry import tool
 
 log = logging.getLogger(__name__)
@@ -370,7 +371,7 @@ def _article_result(served: ServedArticle, size: int, offset: int) -> TextResult
     events, warnings, cut = _bounded_lifecycle(a.lifecycle, day, size // 5)
     if cut:
         notes = list(notes) + [cut]
-    page, nxt = page_text(a.text, offset, max(1, size - json_cost(msgspec.json.encode(events).decode())
+    page, nxt = paging.page(a.text, offset, max(1, size - json_cost(msgspec.json.encode(events).decode())
                                           - sum(json_cost(w) + 4 for w in warnings)))
     status = article_status(a.lifecycle, day, repealed_flag=a.repealed, commi=[c.num for c in a.commi])
     last = a.commi[-1].num if a.commi else None
@@ -452,7 +453,7 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
     export. Long answers are paged: pass next_offset back as offset. Every answer carries urn,
     eli_uri, human_readable_citation, source_url and says which version it is."""
     at = check_date(at_date)
-    size = page_size(app, max_chars)
+    size = page_size(app.settings.max_answer_chars, max_chars)
     store: StatuteStore = app.statutes
     target = await asyncio.to_thread(resolve_reference, store, reference, portal_base=app.settings.normattiva_url)
     at = at or target.at_date
@@ -489,7 +490,7 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
         full = "\n\n".join(
             _article_label(a) + (f" - {a.heading}" if a.heading else "") + "\n" + a.text for a in articles
         )
-    page, nxt = page_text(full, offset, size)
+    page, nxt = paging.page(full, offset, size)
     return TextResult(
         urn=version.urn, eli_uri=_eli_uri(version.eli), human_readable_citation=_citation(src),
         source_url=version.source_url, article=None, heading=version.title, text=page, commi=[], repealed=False,

@@ -1,27 +1,46 @@
-"""Paging shared by the MCP tools: the domain hands over whole answers and windows of hits, the
-tools cut them to the answer budget and say where the next page starts (`next_offset`)."""
+"""Paging shared by the MCP tools: the adapters own the answer budget.
+
+The domain hands over whole texts and windows of hits; the tools check the caller's `max_chars`
+and `offset` here, cut a page whose JSON encoding fits the answer budget (it_eli.budget) and say
+where the next page starts (`next_offset`), so no domain function takes a page size or a
+position in an answer.
+"""
 
 from __future__ import annotations
 
 from ..budget import fit_end
+from ..config import Settings
 from ..errors import InvalidArg
 from ..query import HitWindow
+
+MAX_OFFSET = 50_000_000  # past any decision's length: a larger offset is a caller's mistake
+
+
+def _check_int(name: str, value: object, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InvalidArg(f"{name}={value!r} is out of range", valid=f"an integer from {lo} to {hi}")
+    return value
+
+
+def answer_budget(settings: Settings) -> int:
+    """Characters one live answer's own content may take (it_eli.budget: the envelope is extra)."""
+    return max(1000, settings.max_answer_chars)
+
+
+def page_size(cap: int, max_chars: int | None, *, least: int = 1) -> int:
+    """The caller's `max_chars`, from `least` up to `cap`; the whole `cap` when not given."""
+    return cap if max_chars is None else _check_int("max_chars", max_chars, least, cap)
+
+
+def check_offset(offset: object) -> int:
+    """Where a page starts; checked before any request, whatever the text's length turns out to be."""
+    return _check_int("offset", offset, 0, MAX_OFFSET)
 
 
 def next_hit_offset(window: HitWindow, total: int) -> int | None:
     """Where the window after `window` starts, or None when `window` reaches the last of `total` hits."""
     end = window.start + window.size
     return end if end < total else None
-
-
-def page_size(app, max_chars: int | None) -> int:
-    """The characters a page may hold: `max_chars` (1 to the answer budget), or the whole budget."""
-    budget = app.settings.max_answer_chars
-    if max_chars is None:
-        return budget
-    if not (1 <= max_chars <= budget):
-        raise InvalidArg(f"max_chars={max_chars}", valid=f"an integer from 1 to {budget}")
-    return max_chars
 
 
 def page_end(text: str, start: int, max_chars: int, max_cost: int) -> int:
@@ -31,9 +50,11 @@ def page_end(text: str, start: int, max_chars: int, max_cost: int) -> int:
     return min(n, start + max_chars, fit_end(text, start, max_cost)) if start < n else n
 
 
-def page_text(text: str, offset: int, size: int) -> tuple[str, int | None]:
-    """A page of at most `size` characters whose JSON encoding also fits `size`, and the next offset."""
+def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> tuple[str, int | None]:
+    """At most `max_chars` characters from `offset`, and at most `budget` (default `max_chars`)
+    once JSON-encoded, with the next offset (None at the end)."""
     if offset < 0 or offset > len(text):
-        raise InvalidArg(f"offset={offset}", valid=f"an offset from 0 to {len(text)} (use next_offset)")
-    end = page_end(text, offset, size, size)
+        raise InvalidArg(f"offset={offset} is past the end of the text" if offset > 0 else f"offset={offset}",
+                         valid=f"an offset from 0 to {len(text)} (use next_offset)")
+    end = page_end(text, offset, max_chars, max_chars if budget is None else budget)
     return text[offset:end], (end if end < len(text) else None)
