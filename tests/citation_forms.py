@@ -543,6 +543,18 @@ FORMS: list[dict] = [
     F("l'art. 2 del d.lgs. 231/2001 e l'art. 4 del citato decreto", DLGS231Y + "~art4", article="4"),
     F("art. 3 d.lgs. 231/2001; art. 5 d.lgs. cit.", DLGS231Y + "~art5", article="5"),
     F("artt. 24, 25 e 26 del d.lgs. 231/2001", DLGS231Y + "~art25", article="25"),
+    # list items with their own partitions, joined by ", e"; commi as a range (both ends); the comma
+    # before the lettera in a prefix; an act written out after "citato"/"predetto"
+    F("artt. 7, comma 1, e 9, comma 2, c.p.a.", CPA + "9", article="9", comma="2"),
+    F("artt. 7, comma 1, e 9, comma 2, c.p.a.", CPA + "7", article="7", comma="1"),
+    F("art. 1, commi da 54 a 89, della legge n. 190 del 2014", "urn:nir:stato:legge:2014;190~art1", article="1",
+      comma="54,89"),
+    F("art. 1, commi 816-847, l. 160/2019", "urn:nir:stato:legge:2019;160~art1", article="1", comma="816,847"),
+    F("comma 2, lett. b), dell'art. 80 del d.lgs. 50/2016", "urn:nir:stato:decreto.legislativo:2016;50~art80",
+      article="80", comma="2", lettera="b"),
+    F("l'art. 21 del predetto d.lgs. n. 33/2013", "urn:nir:stato:decreto.legislativo:2013;33~art21", article="21"),
+    F("Il regio decreto 30 gennaio 1941, n. 12 disciplina l'ordinamento; l'art. 45 del medesimo regio decreto",
+      "urn:nir:stato:regio.decreto:1941-01-30;12~art45", article="45"),
     F("gli articoli 3, 24 e 97 della Costituzione", COSTA + "24", article="24"),
     F("art. 7 del d.P.R. 62/2013 e art. 6 bis della l. 241/1990", L241Y + "~art6bis", article="6-bis"),
     # ------------------------------------------------------------ case insensitivity and spacing
@@ -583,6 +595,7 @@ FORMS: list[dict] = [
     U("reg. CE n. 44/2001", "http://data.europa.eu/eli/reg/2001/44/oj"),
     U("Regolamento (CE) n. 1907/2006", "http://data.europa.eu/eli/reg/2006/1907/oj"),
     U("direttiva NIS 2", "http://data.europa.eu/eli/dir/2022/2555/oj"),
+    U("art. 30 del regolamento DORA", "http://data.europa.eu/eli/reg/2022/2554/oj", article="30"),
     # EU numbering: directives year first (two digits until 1998), regulations and decisions number
     # first until 2014 ('n. 2913/92'), year first since 2015; a four-digit year first reads without (UE)
     U("direttiva 89/391/CEE del Consiglio", "http://data.europa.eu/eli/dir/1989/391/oj"),

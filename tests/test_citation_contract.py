@@ -66,6 +66,19 @@ async def test_an_ambiguous_article_is_never_verified(app):
     assert art.status == "act_unresolvable"
 
 
+def test_an_eu_act_named_by_its_kind_once_cited_is_that_act():
+    """A brief defines 'il Regolamento' once it has cited it; 'della direttiva' after a directive."""
+    text = ("Il Regolamento (UE) 2016/679 si applica ai dati dei dipendenti. Ai sensi del considerando 155 del "
+            "Regolamento e dell'art. 88 del Regolamento, gli Stati membri possono prevedere norme più specifiche. "
+            "La direttiva 2000/78/CE vieta le discriminazioni; l'art. 2, par. 2, della direttiva le definisce.")
+    got = {(c.act.eli, c.article, c.considerando, c.paragrafo) for c in extract_citations(text) if c.act}
+    gdpr, dire = "http://data.europa.eu/eli/reg/2016/679/oj", "http://data.europa.eu/eli/dir/2000/78/oj"
+    assert {(gdpr, None, "155", None), (gdpr, "88", None, None), (dire, "2", None, "2")} <= got
+    # a municipal regolamento is not the GDPR, and no EU act means no guess
+    assert all(c.act is None for c in extract_citations("art. 5 del regolamento condominiale") if c.article)
+    assert all(c.act is None for c in extract_citations("art. 4 del Regolamento") if c.article)
+
+
 def test_a_back_reference_names_the_act_of_the_articles_before_it():
     text = ("Il decreto disciplina le sanzioni interdittive dall'art. 9 e la loro durata dall'art. 13 dello stesso "
             "decreto legislativo 8 giugno 2001, n. 231.")

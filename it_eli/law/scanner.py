@@ -187,8 +187,8 @@ _CODE_ROW_RES = [re.compile(c.pattern) for c in _CODE_ROWS]
 
 # Back-references: "della medesima legge", "dello stesso decreto", "del citato d.lgs.", "l. cit."
 _BR_NOUN = (
-    r"(?P<noun>legge|decreto[\s-]+legislativo|decreto[\s-]+legge|decreto|d\.\s?lgs\.|d\.\s?l\.|d\.\s?p\.\s?r\.|"
-    r"dpr|codice|testo\s+unico|t\.\s?u\.|regolamento|l\.|provvedimento|atto|normativa)"
+    r"(?P<noun>legge|regio\s+decreto(?:[\s-]+legge)?|decreto[\s-]+legislativo|decreto[\s-]+legge|decreto|d\.\s?lgs\.|d\.\s?l\.|"
+    r"d\.\s?p\.\s?r\.|dpr|codice|testo\s+unico|t\.\s?u\.|regolamento|direttiva|l\.|provvedimento|atto|normativa)"
 )
 _BACKREF_PRE = re.compile(
     rf"(?:medesim[oa]|stess[oa]|citat[oa]|predett[oa]|suddett[oa]|richiamat[oa]|menzionat[oa]|sopra\s+citat[oa]|anzidett[oa])\s{{1,3}}{_BR_NOUN}",
@@ -196,12 +196,24 @@ _BACKREF_PRE = re.compile(
 )
 _BACKREF_POST = re.compile(rf"{_BR_NOUN}\s{{0,3}}(?:cit\.|citat[oa](?![a-z])|da\s+ultimo\s+citat[oa])", re.I)
 _BACKREF_BARE = re.compile(r"cit\.", re.I)
+# an EU act named by its kind alone once cited, as briefs define it ("il Regolamento (UE) 2016/679 (di
+# seguito, il Regolamento)"; "l'art. 6, par. 1, della direttiva"): capitalised Regolamento (a lower-case
+# "regolamento" is as often a municipal or a condominium one), Direttiva or direttiva; never when
+# coordinates follow
+_BACKREF_EU = re.compile(
+    r"(?P<noun>(?-i:Regolamento)|(?i:direttiva))(?![a-zà-ù])(?!\s{0,3}(?:\(|n\.|nr\.|\d|UE\b|CE\b|CEE\b|delegat|di\s+esecuzione))"
+)
+# "del regolamento DORA", "della direttiva NIS 2": the kind written before the act's nickname
+_EU_KIND_WORD = re.compile(r"(?i:regolamento|direttiva|reg\.|dir\.)\s{1,3}")
 
 _GAP = re.compile(r"\s{0,3},?\s{0,3}")
 _CONNECT = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:del|della|dello|dei|delle|degli|dell['’]|al|alla|allo|ai|agli|ex|di\s+cui\s+al(?:la|lo|l['’])?|previsto\s+dal(?:la)?|in)\b\s{0,3}|dell['’]\s?)?",
     re.I,
 )
+# "del citato d.lgs. n. 165/2001": an act written out in full after a word that points back to it
+_POINTER = re.compile(r"(?:citat[oa]|predett[oa]|richiamat[oa]|menzionat[oa]|suddett[oa]|succitat[oa]|sopra\s+citat[oa])\s{1,3}",
+                      re.I)
 
 # --------------------------------------------------------------------------- articles
 
@@ -209,6 +221,7 @@ _ART_HEAD = re.compile(rf"(?P<kw>artt?\.|art(?=\s+\d)|articol[oi](?![a-z]))(?:{_
 _COMMA = re.compile(
     rf"{_S},?{_S}(?:"
     rf"(?:comma|co\.|c\.)\s{{0,3}}(?P<c1>{_NUMSUF})"
+    rf"|commi\s{{1,3}}(?:da\s{{1,3}})?(?P<cf>{_NUMSUF})(?:\s{{1,3}}a\s{{1,3}}|\s{{0,3}}[-–]\s{{0,3}})(?P<ct>\d{{1,4}}(?![\d/]))"  # a range: its ends
     rf"|commi\s{{1,3}}(?P<cl>{_NUMSUF}(?:\s{{0,3}}(?:,|e|ed)\s{{0,3}}{_NUMSUF}){{0,20}})"
     rf"|(?P<c2>{_ORD_RE})\s{{1,3}}comma"
     rf"|(?P<c3>\d{{1,2}})\s?[°º]\s?(?:comma|co\.)"
@@ -273,7 +286,7 @@ _DISP_TRANS = re.compile(
     rf"|{_DT_WORDS}\s{{1,3}}(?:n\.\s{{0,3}})?(?:(?P<r2>(?-i:[IVX]{{1,5}}))|(?P<d2>\d{{1,2}}))(?![\w])",
     re.I,
 )
-_SEQ_SEP = re.compile(rf"{_S}(?:,|e|ed|nonché|nonche['’]?|-|–)\s{{0,3}}(?:(?:l['’]|gli\s+)?(?:artt?\.|articol[oi](?![a-z]))\s{{0,3}})?", re.I)
+_SEQ_SEP = re.compile(rf"{_S}(?:,\s{{0,3}}(?:(?:e|ed|nonché|nonche['’])\s)?|e|ed|nonché|nonche['’]?|-|–)\s{{0,3}}(?:(?:l['’]|gli\s+)?(?:artt?\.|articol[oi](?![a-z]))\s{{0,3}})?", re.I)
 _AND_SEP = re.compile(rf"{_S}(?:e|ed)\s{{1,3}}(?:(?:l['’]|all['’]|dell['’])?(?:art\.|articolo)\s{{0,3}})?", re.I)
 _RANGE = re.compile(rf"{_S}(?:[-–]|a)\s{{0,3}}(?P<to>{_NUMSUF})", re.I)
 _NUM_START = re.compile(rf"(?P<num>{_NUMSUF})(?!\s{{0,3}}(?:°|º|%|euro|persone|anni|giorni|mesi|volte|pagine|/))", re.I)
@@ -285,6 +298,7 @@ _DESC_REJECT = re.compile(r"\s*(?:art|artt|cfr|v\.|vedi|conv|in\s+g\.u|g\.u\.|ec
 _PREFIX = re.compile(
     rf"(?:(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl>[a-z]{{1,2}})\)?{_S},?\s{{0,3}}(?:del(?:l['’])?{_S})?)?"
     rf"(?:(?:il{_S}|al{_S}|del{_S}|nel{_S}|dal{_S})?(?:(?P<po>{_ORD_RE})\s{{1,3}}comma|comma\s{{1,3}}(?P<pn>{_NUMSUF}))|(?:ai|nei|dei)?{_S}commi\s{{1,3}}(?P<pc>\d{{1,{MAX_ARTICLE_DIGITS}}}(?:\s{{0,3}}(?:,|e)\s{{0,3}}\d{{1,{MAX_ARTICLE_DIGITS}}}){{0,10}}))"
+    rf"(?:{_S},?{_S}(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl2>[a-z]{{1,2}})\)?)?"  # "comma 1, lett. a), dell'art. 2"
     rf"{_S},?{_S}(?:dell['’]|dell'|del|all['’]|nell['’]|di\s+cui\s+all['’]){_S}$",
     re.I,
 )
@@ -806,6 +820,9 @@ def _parse_code(text: str, pos: int) -> _ActHit | None:
 
 
 _KIND_OF_NOUN = [
+    (re.compile(r"regio\s+decreto[\s-]+legge", re.I), ("regio.decreto.legge",)),
+    (re.compile(r"regio\s+decreto", re.I), ("regio.decreto",)),
+    (re.compile(r"direttiva", re.I), ("ue.direttiva",)),
     (re.compile(r"decreto[\s-]+legislativo|d\.\s?lgs\.", re.I), ("decreto.legislativo",)),
     (re.compile(r"decreto[\s-]+legge|d\.\s?l\.", re.I), ("decreto.legge",)),
     (re.compile(r"d\.\s?p\.\s?r\.|dpr", re.I), ("decreto.del.presidente.della.repubblica",)),
@@ -905,8 +922,14 @@ class _Scanner:
         p = c.end() if c else pos
         # the connector may be the act's own first word ("ai" of "AI Act"): try without it too
         bare = _GAP.match(text, pos).end()
-        for q in dict.fromkeys((p, bare, pos)):
+        pointer = _POINTER.match(text, p)
+        for q in dict.fromkeys((p, *((pointer.end(),) if pointer else ()), bare, pos)):
             hit = _parse_act(text, q) or _parse_code(text, q)
+            if hit:
+                return hit.act, hit.end, False, False
+        kind_word = _EU_KIND_WORD.match(text, p)
+        if kind_word:
+            hit = _parse_code(text, kind_word.end())
             if hit:
                 return hit.act, hit.end, False, False
         for q in ((p, pos) if p != pos else (pos,)):
@@ -914,6 +937,11 @@ class _Scanner:
             if b:
                 act = self._resolve(_kinds_for(b.group("noun")))
                 return act, b.end(), True, act is None
+            b = _BACKREF_EU.match(text, q)
+            if b:
+                act = self._resolve(("ue.regolamento",) if b.group("noun") == "Regolamento" else ("ue.direttiva",))
+                if act is not None:
+                    return act, b.end(), True, False
             b = _BACKREF_BARE.match(text, q)
             if b:
                 act = None
@@ -932,6 +960,8 @@ class _Scanner:
             if m and "comma" not in spec:
                 if m.group("c1"):
                     spec["comma"] = _norm_key(m.group("c1"))
+                elif m.group("cf"):  # "commi da 231 a 252": both ends, as an article range gives its ends
+                    spec["comma"] = f"{_norm_key(m.group('cf'))},{_norm_key(m.group('ct'))}"
                 elif m.group("cl"):
                     parts = re.split(r"\s*(?:,|\be\b|\bed\b)\s*", m.group("cl"))
                     spec["comma"] = ",".join(_norm_key(x) for x in parts if x.strip())
@@ -1153,8 +1183,8 @@ class _Scanner:
             out["comma"] = _norm_key(m.group("pn"))
         elif m.group("pc"):
             out["comma"] = ",".join(re.findall(r"\d+", m.group("pc")))
-        if m.group("pl"):
-            out["lettera"] = m.group("pl").lower()
+        if m.group("pl") or m.group("pl2"):
+            out["lettera"] = (m.group("pl") or m.group("pl2")).lower()
         return out
 
     # -- standalone act mention ------------------------------------------------
@@ -1166,6 +1196,15 @@ class _Scanner:
         for other in hit.more:  # "dd.P.R. nn. 301, 305 e 309 del 1990": each act cited
             self.out.append(Citation(raw=self.text[start:hit.end], start=start, end=hit.end, kind="statute", act=other))
         return hit.end
+
+    def _eu_backreference(self, pos: int) -> tuple[ActRef | None, int]:
+        """'considerando 155 del Regolamento': the EU act of that kind cited last, else (None, pos)."""
+        c = _CONNECT.match(self.text, pos)
+        b = _BACKREF_EU.match(self.text, c.end() if c else pos)
+        if not b:
+            return None, pos
+        act = self._resolve(("ue.regolamento",) if b.group("noun") == "Regolamento" else ("ue.direttiva",))
+        return (act, b.end()) if act is not None else (None, pos)
 
     def _act_after(self, pos: int) -> tuple[ActRef | None, int]:
         """The act named right after a partition ('... della Costituzione', '... al d.lgs. 231/2001'),
@@ -1251,6 +1290,8 @@ class _Scanner:
         if act is None:
             act = self._pending_reaches(start)
             end = m.end()
+        if act is None:
+            act, end = self._eu_backreference(m.end())
             if act is None:
                 return m.end()
         self.out.append(Citation(raw=self.text[start:end], start=start, end=end, kind="statute", act=act,
