@@ -97,3 +97,10 @@ class IngestError(ItEliError):
     """A source archive could not be read at all."""
 
     code = "ingest_error"
+
+
+def checked_int(name: str, value: object, lo: int, hi: int) -> int:
+    """`value` when it is an integer from `lo` to `hi` (a bool is not), else InvalidArg saying so."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InvalidArg(f"{name}={value!r} is out of range", valid=f"an integer from {lo} to {hi}")
+    return value

@@ -21,7 +21,7 @@ import msgspec
 
 from .errors import InvalidArg, UpstreamChanged
 from .http import RETRY_LATER, HttpClient
-from .sentenzeweb import HL_CLOSE, HL_OPEN, _key, encoded_size
+from .sentenzeweb import HL_CLOSE, HL_OPEN, _key
 
 SEARCH_PATH = "/web/guest/dcsnprr"
 PORTLET_ID = "decisioni_pareri_web_DecisioniPareriWebPortlet_INSTANCE_XKc17mrB8J10"
@@ -635,15 +635,6 @@ def parse_search_page(body: bytes, document_base: str) -> tuple[int, list[GaHit]
 
 def filter_hits(hits: list[GaHit], anno: int | None, sezione: str | None) -> list[GaHit]:
     return [h for h in hits if (anno is None or h.year == anno) and (sezione is None or h.section == sezione)]
-
-
-def fit_hits(make, hits: list[GaHit], budget: int) -> tuple[Any, list[GaHit]]:
-    """The answer built by `make(hits)`, with hits cut from the end until it fits `budget`."""
-    result = make(hits)
-    while hits and encoded_size(result) > budget:
-        hits = hits[: max(0, min(len(hits) - 1, len(hits) * 3 // 4))]
-        result = make(hits)
-    return result, hits
 
 
 # ---------------------------------------------------------------- parsing: decision XML

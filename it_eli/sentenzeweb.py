@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Literal
+from typing import Literal
 from urllib.parse import quote, urlencode, urlsplit
 
 import msgspec
@@ -743,11 +743,6 @@ def parse_facets(body: bytes, content_type: str = "") -> CassazioneFacets:
     return facets_of(decode_answer(body, content_type))
 
 
-def encoded_size(value: Any) -> int:
-    """Characters of `value` as the MCP server sends it (it_eli.budget's definition)."""
-    return len(msgspec.json.encode(value).decode("utf-8"))
-
-
 def parse_search(
     body: bytes,
     *,
@@ -759,41 +754,30 @@ def parse_search(
     sentenzeweb_url: str,
     content_type: str = "",
     notes: list[str] | None = None,
-    budget: int | None = None,
     facets: CassazioneFacets | None = None,
 ) -> CassazioneSearchResult:
     """The answer to `search_params(..., rows, start)`: at most `rows` hits, the first being hit
-    `start` of the search (Solr's window; the result calls it `offset`/`limit`, as the tool does)."""
+    `start` of the search (Solr's window; the result calls it `offset`/`limit`, as the tool does).
+    Every hit the court sent: the MCP tool cuts the answer to its budget, verification reads it all."""
     answer = decode_answer(body, content_type)
     hits = [_hit(d, answer.highlighting, sentenzeweb_url) for d in answer.response.docs[:rows]]
     if facets is None:
         facets = facets_of(answer)
     total = answer.response.numFound
 
-    def make(page: list[CassazioneHit], extra: list[str]) -> CassazioneSearchResult:
-        nxt = start + len(page)
-        return CassazioneSearchResult(
-            query=_clip(query, 2000) or "",
-            solr_query=solr_query,
-            filters=filters,
-            total=total,
-            offset=start,
-            limit=rows,
-            next_offset=nxt if page and nxt < total else None,
-            hits=page,
-            facets=facets,
-            notes=list(notes or []) + extra,
-        )
-
-    result = make(hits, [])
-    if budget is not None and encoded_size(result) > budget:
-        # Hits are cut from the end (next_offset continues from the first one left out).
-        while hits and encoded_size(result) > budget:
-            hits = hits[: max(0, min(len(hits) - 1, len(hits) * 3 // 4))]
-            result = make(hits, [f"only {len(hits)} hits fit the answer size; continue with offset={start + len(hits)}"])
-        if encoded_size(result) > budget:
-            result = msgspec.structs.replace(result, facets=CassazioneFacets())
-    return result
+    nxt = start + len(hits)
+    return CassazioneSearchResult(
+        query=_clip(query, 2000) or "",
+        solr_query=solr_query,
+        filters=filters,
+        total=total,
+        offset=start,
+        limit=rows,
+        next_offset=nxt if hits and nxt < total else None,
+        hits=hits,
+        facets=facets,
+        notes=list(notes or []),
+    )
 
 
 def parse_decision(body: bytes, *, sic_id: str, sentenzeweb_url: str, content_type: str = "") -> CassazioneText:

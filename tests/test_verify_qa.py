@@ -267,6 +267,27 @@ async def test_cassazione_and_ga_are_checked_live(testdata, tmp_path):
         await server.close()
 
 
+async def test_a_small_answer_budget_never_changes_a_verdict(testdata, tmp_path):
+    """The budget cuts what the MCP tool sends, never what verification reads: with 1,000 characters a
+    search answer holds a hit or two, and the decision SentenzeWeb did return must still be verified."""
+    from tests.test_caselaw_live_tools import Upstream
+
+    up = Upstream(testdata)
+    server = TestServer(up.app())
+    await server.start_server()
+    up.server = server
+    try:
+        a = _app(tmp_path / "home", sentenzeweb_url=up.base + "/sncass", ga_url=up.base, ga_document_url=up.base,
+                 http_timeout="5", max_answer_chars="1000")
+        try:
+            res = await verify_text(a, "Cass. civ. sez. III n. 26016/2026; TAR Lazio sez. II n. 11314/2026.")
+            assert [(c.court, c.status) for c in res.citations] == [("CASS", "verified"), ("TAR", "verified")]
+        finally:
+            await a.close()
+    finally:
+        await server.close()
+
+
 # ---------------------------------------------------------------- 5-6. criminal-law styles, lettere and numeri
 
 

@@ -21,7 +21,7 @@ import msgspec
 
 from .. import ga, sentenzeweb, tls
 from ..config import Settings
-from ..errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable
+from ..errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable, checked_int
 from ..ga import GaHit, GaMetadata, GaSearchResult, GaSection, GaText
 from ..http import HttpClient
 from ..sentenzeweb import (
@@ -126,16 +126,6 @@ def _ga_hits(client: HttpClient) -> _TTLCache:
     return cache
 
 
-def _check_int(name: str, value: object, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InvalidArg(f"{name}={value!r} is out of range", valid=f"an integer from {lo} to {hi}")
-    return value
-
-
-def _budget(settings: Settings) -> int:
-    """Characters one answer's own content may take (it_eli.budget: the envelope is extra)."""
-    return max(1000, settings.max_answer_chars)
-
 
 def _stale_note(exc: ItEliError) -> str:
     return (
@@ -198,8 +188,8 @@ async def it_cassazione_search(
     """
     if not isinstance(query, str):
         raise InvalidArg("query must be text", valid=sentenzeweb.QUERY_VALID)
-    limit = _check_int("limit", limit, 1, MAX_CASS_LIMIT)
-    start = _check_int("start", start, 0, MAX_CASS_START)
+    limit = checked_int("limit", limit, 1, MAX_CASS_LIMIT)
+    start = checked_int("start", start, 0, MAX_CASS_START)
     q, _terms, notes = sentenzeweb.compile_query(query)
     filters = sentenzeweb.build_filters(chamber, sub_chamber, anno, section=section, decision_type=decision_type)
     params = sentenzeweb.search_params(q, filters, limit, start, sentenzeweb.resolve_sort(sort))
@@ -223,7 +213,6 @@ async def it_cassazione_search(
         sentenzeweb_url=settings.sentenzeweb_url,
         content_type=ctype,
         notes=notes,
-        budget=_budget(settings),
         facets=facets,
     )
     return _mark_stale(result, stale)
@@ -281,11 +270,11 @@ async def it_ga_search(
         raise InvalidArg("query must be text of at most 500 characters", valid="free text")
     q = " ".join((query or "").split())
     if anno is not None:
-        anno = _check_int("anno", anno, 1900, 2100)
+        anno = checked_int("anno", anno, 1900, 2100)
     numero, anno = ga.resolve_numero(numero, anno)
     if not q and not numero:
         raise InvalidArg("give a query or a numero", valid="query text and/or numero")
-    limit = _check_int("limit", limit, 1, 60)
+    limit = checked_int("limit", limit, 1, 60)
     sede_value = ga.resolve_sede(sede)
     sez = ga.resolve_sezione(sezione)
     form = ga.search_form(q, sede_value, ga.resolve_tipo(tipo), ga.portal_numero(numero, anno) if numero else None, limit)
@@ -322,20 +311,16 @@ async def it_ga_search(
         )
     hits = ga.filter_hits(hits, anno, sez)[:limit]
 
-    def make(page: list[GaHit]) -> GaSearchResult:
-        extra = [] if len(page) == len(hits) else [f"only {len(page)} of {len(hits)} hits fit the answer size: lower limit"]
-        return GaSearchResult(
-            total_upstream=total,
-            returned=len(page),
-            sede=sede_value,
-            anno_filter=anno,
-            anno_applied_client_side=anno is not None,
-            sezione_filter=sez,
-            note=" ".join(notes + extra) or None,
-            hits=page,
-        )
-
-    result, _ = ga.fit_hits(make, hits, _budget(settings))
+    result = GaSearchResult(
+        total_upstream=total,
+        returned=len(hits),
+        sede=sede_value,
+        anno_filter=anno,
+        anno_applied_client_side=anno is not None,
+        sezione_filter=sez,
+        note=" ".join(notes) or None,
+        hits=hits,
+    )
     return _mark_stale(result, stale)
 
 

@@ -181,7 +181,27 @@ async def cassazione_search(app, *, offset=0, **kwargs):
     Italian citation (Cass. civ., sez. III, ord. n. 24393/2025), the ECLI the court prints
     (ECLI:IT:CASS:2025:30020CIV), dates, pdf_url (the court's PDF, when linked) and source_url."""
     # the tool's `offset` (hits to skip) is Solr's `start`
-    return await live.it_cassazione_search(app.http, app.settings, start=offset, **kwargs)
+    whole = await live.it_cassazione_search(app.http, app.settings, start=offset, **kwargs)
+    return cassazione_page(whole, paging.answer_budget(app.settings))
+
+
+def cassazione_page(whole: live.CassazioneSearchResult, budget: int) -> live.CassazioneSearchResult:
+    """The search answer within `budget`: hits cut from the end (next_offset continues from the
+    first one left out), then the facet counts if it still does not fit."""
+    start = whole.offset
+
+    def make(hits: list) -> live.CassazioneSearchResult:
+        if len(hits) == len(whole.hits):
+            return whole
+        nxt = start + len(hits)
+        return msgspec.structs.replace(
+            whole, hits=hits, next_offset=nxt if hits and nxt < whole.total else None,
+            notes=[*whole.notes, f"only {len(hits)} hits fit the answer size; continue with offset={nxt}"])
+
+    result, _ = paging.fit_hits(make, whole.hits, budget)
+    if paging.encoded_size(result) > budget:
+        result = msgspec.structs.replace(result, facets=sentenzeweb.CassazioneFacets())
+    return result
 
 
 @tool("it_cassazione_get", CassGetParams, CassazioneDecision, open_world=True)
@@ -207,7 +227,20 @@ async def ga_search(app, **kwargs):
     anno and sezione (IV, I-bis) are applied on the newest page (the portal has no such filter) and
     the answer says so. Hits with Italian citation (T.A.R. Lazio, Roma, sez. I-bis, sent. n.
     11970/2026), native ECLI, court, sede, section, number and year, snippet, document_url."""
-    return await live.it_ga_search(app.http, app.settings, **kwargs)
+    whole = await live.it_ga_search(app.http, app.settings, **kwargs)
+    return ga_search_page(whole, paging.answer_budget(app.settings))
+
+
+def ga_search_page(whole: live.GaSearchResult, budget: int) -> live.GaSearchResult:
+    """The GA search answer within `budget`: hits cut from the end, and the answer says so."""
+    def make(hits: list) -> live.GaSearchResult:
+        if len(hits) == len(whole.hits):
+            return whole
+        extra = f"only {len(hits)} of {len(whole.hits)} hits fit the answer size: lower limit"
+        return msgspec.structs.replace(whole, hits=hits, returned=len(hits),
+                                       note=" ".join(x for x in (whole.note, extra) if x))
+
+    return paging.fit_hits(make, whole.hits, budget)[0]
 
 
 @tool("it_ga_get_decision", GaGetParams, GaDecision, open_world=True)

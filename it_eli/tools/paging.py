@@ -8,18 +8,15 @@ position in an answer.
 
 from __future__ import annotations
 
+import msgspec
+
 from ..budget import fit_end
 from ..config import Settings
-from ..errors import InvalidArg
+from ..errors import InvalidArg, checked_int
 from ..query import HitWindow
 
 MAX_OFFSET = 50_000_000  # past any decision's length: a larger offset is a caller's mistake
 
-
-def _check_int(name: str, value: object, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InvalidArg(f"{name}={value!r} is out of range", valid=f"an integer from {lo} to {hi}")
-    return value
 
 
 def answer_budget(settings: Settings) -> int:
@@ -29,12 +26,12 @@ def answer_budget(settings: Settings) -> int:
 
 def page_size(cap: int, max_chars: int | None, *, least: int = 1) -> int:
     """The caller's `max_chars`, from `least` up to `cap`; the whole `cap` when not given."""
-    return cap if max_chars is None else _check_int("max_chars", max_chars, least, cap)
+    return cap if max_chars is None else checked_int("max_chars", max_chars, least, cap)
 
 
 def check_offset(offset: object) -> int:
     """Where a page starts; checked before any request, whatever the text's length turns out to be."""
-    return _check_int("offset", offset, 0, MAX_OFFSET)
+    return checked_int("offset", offset, 0, MAX_OFFSET)
 
 
 def next_hit_offset(window: HitWindow, total: int) -> int | None:
@@ -58,3 +55,18 @@ def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> t
                          valid=f"an offset from 0 to {len(text)} (use next_offset)")
     end = page_end(text, offset, max_chars, max_chars if budget is None else budget)
     return text[offset:end], (end if end < len(text) else None)
+
+
+def encoded_size(value: object) -> int:
+    """Characters of `value` as the MCP server sends it (it_eli.budget's definition)."""
+    return len(msgspec.json.encode(value).decode("utf-8"))
+
+
+def fit_hits(make, hits: list, budget: int) -> tuple[object, list]:
+    """The answer `make(hits)` with hits cut from the end until it fits `budget` characters: a
+    search answer is cut in the adapter, so a service (verification) always reads every hit."""
+    result = make(hits)
+    while hits and encoded_size(result) > budget:
+        hits = hits[: max(0, min(len(hits) - 1, len(hits) * 3 // 4))]
+        result = make(hits)
+    return result, hits
