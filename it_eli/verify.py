@@ -26,7 +26,7 @@ from cachetools import TTLCache
 from . import progress
 from .analysis import Analyzer
 from .content_meaning import antonym_clash
-from .law.scanner import COURT_NAMES, Citation, extract_citations
+from .law.scanner import COURT_NAMES, Citation, Partitions, extract_citations, partitions_of
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
 from .law import codes as codesmod
 from .law import urn as urnmod
@@ -121,8 +121,14 @@ class CheckedCitation(msgspec.Struct, kw_only=True):
     numero: str | None = None  # '7' / '1,4'
     court: str | None = None
     court_seat: str | None = None
+    court_section: str | None = None  # '3', 'U' (Sezioni Unite), 'lav', 'trib', 'fer', 'plen'
+    court_branch: str | None = None  # Cassazione: civ / pen
+    decision_type: str | None = None
     decision_number: str | None = None
     decision_year: int | None = None
+    decision_date: str | None = None
+    celex: str | None = None  # EU acts: their CELEX number (EUR-Lex)
+    partitions: Partitions = msgspec.field(default_factory=Partitions)  # every partition cited (par., punto ...)
     range_hint: str | None = None
     nearest: list[str] = msgspec.field(default_factory=list)
     description: str | None = None
@@ -548,7 +554,7 @@ def _citation_key(c: Citation, group: list[Citation]) -> tuple:
         described = (c.raw, tuple(g.article for g in group if g.act is c.act))
     return (c.kind, act, c.act_unresolved, c.via_backreference, c.article, c.comma, c.lettera, c.numero,
             c.description, c.court, c.court_section, c.court_branch, c.court_seat, c.decision_type,
-            c.decision_number, c.decision_year, c.decision_date, c.ecli, described)
+            c.decision_number, c.decision_year, c.decision_date, c.ecli, described, partitions_of(c))
 
 
 def _now() -> str:
@@ -1186,8 +1192,9 @@ class Verifier:
                 urn=o.urn or (c.act.urn if c.act is not None else None), ecli=ecli,
                 eli=c.act.eli if c.act is not None else None,
                 article=art, comma=c.comma, lettera=c.lettera, numero=c.numero, court=c.court, court_seat=c.court_seat,
-                decision_number=c.decision_number,
-                decision_year=c.decision_year, range_hint=o.range_hint, nearest=list(o.nearest), description=c.description,
+                court_section=c.court_section, court_branch=c.court_branch, decision_type=c.decision_type,
+                decision_number=c.decision_number, decision_year=c.decision_year, decision_date=c.decision_date,
+                celex=c.act.celex if c.act is not None else None, partitions=partitions_of(c), range_hint=o.range_hint, nearest=list(o.nearest), description=c.description,
                 content_score=o.content_score, checked_version=o.checked_version, served_from=o.served_from,
                 source_url=o.source_url,
             )

@@ -45,6 +45,20 @@ async def test_offline_verification_gives_a_urn_for_every_identified_act(app):
     assert by_raw
 
 
+async def test_offline_verification_keeps_what_each_citation_names(app):
+    """The contract carries a decision's section, chamber, type and date and an EU act's CELEX and
+    partitions, also offline: the calling model can fetch or cite them without reading them again."""
+    text = ("Cass. civ., sez. III, ord. 10 marzo 2021, n. 6597; art. 6, par. 1, lett. f), GDPR; "
+            "considerando 47 GDPR; art. 1, comma 2, terzo periodo, d.lgs. 231/2001.")
+    res = await verify_text(app, text, offline=True)
+    cass, art6, cons, period = res.citations
+    assert (cass.court, cass.court_section, cass.court_branch, cass.decision_type, cass.decision_date, cass.ecli) == (
+        "CASS", "3", "civ", "ordinanza", "2021-03-10", "ECLI:IT:CASS:2021:6597CIV")
+    assert art6.celex == "32016R0679" and (art6.partitions.paragrafo, art6.partitions.lettera) == ("1", "f")
+    assert cons.partitions.considerando == "47" and cons.article is None
+    assert (period.comma, period.partitions.periodo) == ("2", "3")
+
+
 def test_an_article_after_two_acts_is_not_tied_to_the_last_one():
     text = "La legge n. 241 del 1990 ha modificato la disciplina del codice penale con l'art. 3"
     (art,) = [c for c in extract_citations(text) if c.article]

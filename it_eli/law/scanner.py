@@ -90,7 +90,7 @@ PARTITION_NAMES = ("paragrafo", "comma", "punto", "lettera", "numero", "periodo"
                    "titolo", "capo")
 
 
-class Partitions(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Partitions(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     """The parts of an article (or of an EU act) a citation names, as written."""
 
     comma: str | None = None
