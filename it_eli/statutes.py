@@ -106,6 +106,10 @@ class ActVersion(msgspec.Struct, kw_only=True):
     current_at: str | None = None
     # The latest date this version is known to be in force (the dates it was fetched for).
     known_to: str | None = None
+    # A decree-law's preface note, as the export prints it: the law that converted it ("L. 17 luglio
+    # 2020, n. 77"), or that it lapsed; None in documents written before it was kept (not known)
+    converted_by: str | None = None
+    lapsed: bool | None = None
 
     @property
     def original(self) -> bool:
@@ -409,6 +413,9 @@ class StatuteStore:
             # absent in documents written before: read as current when fetched (the old rule)
             "current_at": meta.get("current_at", fetched_at), "known_to": meta.get("known_to"),
             "lifecycle": msgspec.to_builtins(a.lifecycle), "text_gaps": list(a.text_gaps),
+            # a decree-law's preface note: the law that converted it, or that it lapsed
+            "converted_by": ident.lifecycle.converted_by if ident.lifecycle else None,
+            "lapsed": bool(ident.lifecycle and ident.lifecycle.lapsed),
         }
         doc = tantivy.Document(
             doc_id=f"{ident.urn}#{a.key}@{version}", act_version=act_version, urn=ident.urn, eli=ident.eli or "",
@@ -455,6 +462,7 @@ class StatuteStore:
                 source_url=src.get("source_url", ""), article_count=count,
                 first_article=f0["article"][0], last_article=f1["article"][0], keys=keys,
                 current_at=src.get("current_at", f0["fetched_at"][0]), known_to=src.get("known_to"),
+                converted_by=src.get("converted_by"), lapsed=src.get("lapsed"),
             ))
         out.sort(key=lambda v: ("0" if v.version == ORIGINAL else v.version), reverse=True)
         return out

@@ -554,7 +554,8 @@ def _citation_key(c: Citation, group: list[Citation]) -> tuple:
         described = (c.raw, tuple(g.article for g in group if g.act is c.act))
     return (c.kind, act, c.act_unresolved, c.via_backreference, c.article, c.comma, c.lettera, c.numero,
             c.description, c.court, c.court_section, c.court_branch, c.court_seat, c.decision_type,
-            c.decision_number, c.decision_year, c.decision_date, c.ecli, described, partitions_of(c))
+            c.decision_number, c.decision_year, c.decision_date, c.ecli, described, partitions_of(c),
+            msgspec.json.encode(msgspec.structs.replace(c.converts, start=-1, end=-1)) if c.converts else None)
 
 
 def _now() -> str:
@@ -684,6 +685,36 @@ class Verifier:
         full = await asyncio.to_thread(self.store.find_full_urn, parsed)
         return _Resolved(urn=full, ref=urnmod.parse_urn(full) if full else parsed, label=res.human_readable_citation)
 
+    async def check_conversion(self, c: Citation) -> _Outcome | None:
+        """'d.l. ..., conv. dalla l. ...': the conversion law against the one the decree's own export
+        names in its preface note (or its lapse); None when no local copy says (the law is then
+        checked as any act)."""
+        decree = await self.resolve_act(Citation(raw=c.converts.raw, start=c.start, end=c.end, kind="statute",
+                                                 act=c.converts))
+        if isinstance(decree, _Outcome) or not decree.urn:
+            return None
+        said = next((v for v in await self.versions(decree.urn) if v.converted_by or v.lapsed), None)
+        if said is None:
+            return None
+        cited, law = c.act, f"{decree.label}"
+        if said.lapsed and not said.converted_by:
+            return _Outcome(status="content_mismatch", urn=cited.urn, served_from="local_index",
+                            source_url=said.source_url,
+                            detail=f"{law} was not converted into law (its export says 'decaduto per mancata "
+                                   f"conversione'): {cited.raw} cannot be its conversion law")
+        named = next((x.act for x in extract_citations(said.converted_by) if x.act is not None), None)
+        if named is None:
+            return None
+        same = (named.number == cited.number and named.year == cited.year
+                and (cited.date is None or named.date is None or named.date == cited.date))
+        if same:
+            return _Outcome(status="verified", urn=named.urn or cited.urn, served_from="local_index",
+                            source_url=said.source_url,
+                            detail=f"{cited.raw}: the law that converted {law}, as its export says "
+                                   f"('convertito ... dalla {said.converted_by}')")
+        return _Outcome(status="content_mismatch", urn=cited.urn, served_from="local_index", source_url=said.source_url,
+                        detail=f"{law} was converted by {said.converted_by} (its export says so), not by {cited.raw}")
+
     def _choose(self, versions: list[ActVersion], key: str | None, *, fetched_since: dt.datetime | None = None):
         """(version, verdict) with verdict 'present' | 'absent' (authoritative) | 'unknown'.
 
@@ -719,6 +750,10 @@ class Verifier:
         return v, ("absent" if key not in newer[0].keys else "unknown")
 
     async def check_statute(self, c: Citation) -> _Outcome:
+        if c.converts is not None:
+            judged = await self.check_conversion(c)
+            if judged is not None:
+                return judged
         r = await self.resolve_act(c)
         if isinstance(r, _Outcome):
             return r

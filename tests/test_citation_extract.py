@@ -105,10 +105,13 @@ def test_fields_of_a_full_statute_citation():
     assert c.description == "nullità del provvedimento"
 
 
-def test_conversion_law_is_kept_on_the_decree():
-    (c,) = extract_citations("art. 103 d.l. 17 marzo 2020, n. 18, conv. con modif. dalla l. 24 aprile 2020, n. 27")
+def test_conversion_law_is_kept_on_the_decree_and_cited_itself():
+    c, law = extract_citations("art. 103 d.l. 17 marzo 2020, n. 18, conv. con modif. dalla l. 24 aprile 2020, n. 27")
     assert (c.act.act_type, c.act.number, c.act.year) == ("decreto.legge", "18", 2020)
     assert c.act.converted_by.number == "27" and c.act.converted_by.date == "2020-04-24"
+    # the conversion law is a citation of its own (a wrong one is a hallucination too), tied to its decree
+    assert (law.raw, law.urn, law.article) == ("l. 24 aprile 2020, n. 27", "urn:nir:stato:legge:2020-04-24;27", None)
+    assert (law.converts.number, law.converts.year) == ("18", 2020)
 
 
 def test_enumeration_shares_act_and_span():

@@ -36,6 +36,11 @@ def A(act, status):
     return {"kind": "statute", "article": None, "act": _act(act), "status": status, "comma": None}
 
 
+def C(law, status):
+    """A conversion law cited on its decree-law: judged by the decree's export, not by grep of its own."""
+    return {"kind": "statute", "article": None, "act": _act(law), "status": status, "comma": None, "converts": True}
+
+
 def K(court, number, year, status):
     return {"kind": "case", "court": court, "number": str(number), "year": year, "status": status}
 
@@ -254,7 +259,14 @@ CASES: list[tuple[str, str, list[dict]]] = [
     ("l56-2007-nf", "Le celebrazioni sono disciplinate dall'art. 3 della l. 56/2007.", [S("3", "legge 56/2007", NF)]),
     ("dl34-119", "Il superbonus è disciplinato dall'art. 119 del decreto-legge 19 maggio 2020, n. 34.", [S("119", "dl 34/2020", V)]),
     ("dl34-conv", "Ai sensi dell'art. 119 del d.l. n. 34/2020, conv. dalla l. n. 77/2020, la detrazione spetta al 110 per cento.",
-     [S("119", "dl 34/2020", V)]),
+     [S("119", "dl 34/2020", V), C("legge 77/2020", V)]),
+    # the conversion law is judged by the decree's own export (its preface: "convertito ... dalla L. ...")
+    ("dl34-conv-wrong", "La detrazione è prevista dall'art. 119 del d.l. 34/2020, convertito dalla l. 78/2020.",
+     [S("119", "dl 34/2020", V), C("legge 78/2020", CM)]),
+    ("dl207-conv", "Il decreto-legge 3 dicembre 2012, n. 207, convertito, con modificazioni, dalla legge 24 dicembre "
+     "2012, n. 231, riguarda l'ILVA.", [A("dl 207/2012", V), C("legge 231/2012", V)]),
+    ("dl183-conv-lapsed", "L'art. 1 del d.l. 22 novembre 2015, n. 183, convertito dalla l. 15 gennaio 2016, n. 1.",
+     [S("1", "dl 183/2015", R), C("legge 1/2016", CM)]),
     ("dl34-248-repealed", "Si applica l'art. 248 d.l. 34/2020.", [S("248", "dl 34/2020", R)]),
     ("dl34-267-nf", "L'agevolazione è prevista dall'art. 267 del d.l. n. 34 del 2020.", [S("267", "dl 34/2020", NF)]),
     ("dl34-25bis-repealed", "Il contributo a fondo perduto dell'art. 25-bis d.l. 34/2020 è stato riconosciuto.",

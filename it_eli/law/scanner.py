@@ -83,6 +83,7 @@ class Citation(msgspec.Struct):
     tabella: str | None = None  # 'tabella A'
     titolo: str | None = None  # 'titolo V'
     capo: str | None = None  # 'capo II'
+    converts: ActRef | None = None  # a conversion law cited on its decree-law: that decree ('conv. dalla l. ...')
 
 
 # from the largest part of an article to the smallest, then the parts of an act
@@ -1535,8 +1536,23 @@ class _Scanner:
             else:
                 pos = self.parse_act_mention(s)
         self._flush_pending()
+        self._cite_conversion_laws()
         self.out.sort(key=lambda c: (c.start, c.end))
         return self.out
+
+    def _cite_conversion_laws(self) -> None:
+        """'D.L. 6 dicembre 2011, n. 201, convertito dalla legge 22 dicembre 2011, n. 214': the
+        conversion law is cited too (and can be wrong on its own), so it is a citation of its own
+        beside the decree that carries it as `converted_by`."""
+        seen = {(c.start, c.end) for c in self.out if c.kind == "statute" and c.article is None}
+        for c in list(self.out):
+            conv = c.act.converted_by if c.kind == "statute" and c.act is not None else None
+            if conv is None or conv.start < 0 or (conv.start, conv.end) in seen:
+                continue
+            seen.add((conv.start, conv.end))
+            decree = msgspec.structs.replace(c.act, converted_by=None)
+            self.out.append(Citation(raw=self.text[conv.start:conv.end], start=conv.start, end=conv.end,
+                                     kind="statute", act=conv, converts=decree))
 
 
 def extract_citations(text: str) -> list[Citation]:
