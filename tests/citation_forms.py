@@ -313,6 +313,9 @@ FORMS: list[dict] = [
     F("dpcm 159/2013", "urn:nir:presidente.consiglio.ministri:decreto:2013;159"),
     F("d.P.C.M. 8 marzo 2020", "urn:nir:presidente.consiglio.ministri:decreto:2020-03-08"),
     F("DPCM 11 marzo 2020", "urn:nir:presidente.consiglio.ministri:decreto:2020-03-11"),
+    # two acts without a number in one sentence are two acts when their dates differ
+    F("con il d.P.C.M. 8 marzo 2020 e con il successivo D.P.C.M. 22 marzo 2020",
+      "urn:nir:presidente.consiglio.ministri:decreto:2020-03-22"),
     F("D.M. 10 marzo 2014, n. 55", "urn:nir:stato:decreto.ministeriale:2014-03-10;55"),
     F("d.m. 55/2014", "urn:nir:stato:decreto.ministeriale:2014;55"),
     F("decreto ministeriale n. 293 del 20 marzo 2015", "urn:nir:stato:decreto.ministeriale:2015-03-20;293"),

@@ -840,6 +840,8 @@ def _act_identity(a: ActRef) -> tuple:
     if a.code:
         appr = approving_act(a.code)
         return (appr[0], appr[1], appr[2]) if appr else (a.code,)
+    if a.number is None:  # a D.P.C.M. or a D.M. cited by its date: the date names it, and so do the issuer and Region
+        return (a.act_type, a.date or a.year, a.issuer, a.region)
     return (a.act_type, a.number, a.year)
 
 
