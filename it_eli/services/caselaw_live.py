@@ -138,26 +138,45 @@ def _mark_stale(result: Any, note: str | None) -> Any:
     return result if note is None else msgspec.structs.replace(result, stale=True, stale_note=note)
 
 
-async def _select(
-    client: HttpClient, settings: Settings, params: list[tuple[str, str]], ttl: float
-) -> tuple[tuple[bytes, str], str | None]:
-    """((body, content type), stale note or None)."""
-    key = ("sentenzeweb", settings.sentenzeweb_url, tuple(params))
+class _Uncached(Exception):
+    """Raised by a fetch whose answer is served but not kept (a PDF where a decision's XML was asked)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+async def _fresh_or_stale(client: HttpClient, key: Any, fetch, ttl: float) -> tuple[Any, str | None]:
+    """(value, stale note or None): the cached value while fresh; else `fetch()`, kept for `ttl`;
+    when the upstream is down, the expired value with a note saying so, or the failure itself."""
     cache = _cache(client)
     cached = cache.get(key)
     if cached is not None:
         return cached, None
     try:
-        await tls.install_for_url(client, settings.sentenzeweb_url)
-        answer = await sentenzeweb.fetch_select(client, settings.sentenzeweb_url, params)
-        sentenzeweb.decode_answer(*answer)  # only well-formed answers are cached
+        value = await fetch()
+    except _Uncached as exc:
+        return exc.value, None
     except DOWN as exc:
         old = cache.get_stale(key)
         if old is None:
             raise
         return old, _stale_note(exc)
-    cache.put(key, answer, ttl)
-    return answer, None
+    cache.put(key, value, ttl)
+    return value, None
+
+
+async def _select(
+    client: HttpClient, settings: Settings, params: list[tuple[str, str]], ttl: float
+) -> tuple[tuple[bytes, str], str | None]:
+    """((body, content type), stale note or None)."""
+
+    async def fetch() -> tuple[bytes, str]:
+        await tls.install_for_url(client, settings.sentenzeweb_url)
+        answer = await sentenzeweb.fetch_select(client, settings.sentenzeweb_url, params)
+        sentenzeweb.decode_answer(*answer)  # only well-formed answers are cached
+        return answer
+
+    return await _fresh_or_stale(client, ("sentenzeweb", settings.sentenzeweb_url, tuple(params)), fetch, ttl)
 
 
 async def it_cassazione_search(
@@ -278,20 +297,9 @@ async def it_ga_search(
     sede_value = ga.resolve_sede(sede)
     sez = ga.resolve_sezione(sezione)
     form = ga.search_form(q, sede_value, ga.resolve_tipo(tipo), ga.portal_numero(numero, anno) if numero else None, limit)
-    key = ("ga-search", settings.ga_url, tuple(sorted(form.items())))
-    cached = _cache(client).get(key)
-    stale = None
-    if cached is None:
-        try:
-            cached = await _ga_post(client, settings, form)
-        except DOWN as exc:
-            cached = _cache(client).get_stale(key)
-            if cached is None:
-                raise
-            stale = _stale_note(exc)
-        else:
-            _cache(client).put(key, cached, settings.search_cache_seconds)
-    total, hits = cached
+    (total, hits), stale = await _fresh_or_stale(
+        client, ("ga-search", settings.ga_url, tuple(sorted(form.items()))),
+        lambda: _ga_post(client, settings, form), settings.search_cache_seconds)
     hit_cache = _ga_hits(client)
     for h in hits:
         if h.document_url:
@@ -335,22 +343,17 @@ async def it_ga_get_decision(client: HttpClient, settings: Settings, *, document
     hit = _ga_hits(client).get_stale(url)
     if ga.is_pdf_url(url):
         return _ga_pdf(url, hit)
-    key = ("ga-doc", url)
-    body = _cache(client).get(key)
-    stale = None
+
+    async def fetch() -> bytes:
+        body = await ga.fetch_document(client, url, settings.ga_document_url, settings.ga_url)
+        if body.lstrip()[:5] == b"%PDF-":
+            raise _Uncached(None)  # a PDF: served as pdf_only, never kept
+        ga.parse_decision_xml(body)  # only a readable decision is kept
+        return body
+
+    body, stale = await _fresh_or_stale(client, ("ga-doc", url), fetch, DOCUMENT_CACHE_SECONDS)
     if body is None:
-        try:
-            body = await ga.fetch_document(client, url, settings.ga_document_url, settings.ga_url)
-            if body.lstrip()[:5] == b"%PDF-":
-                return _ga_pdf(url, hit)
-            ga.parse_decision_xml(body)
-        except DOWN as exc:
-            body = _cache(client).get_stale(key)
-            if body is None:
-                raise
-            stale = _stale_note(exc)
-        else:
-            _cache(client).put(key, body, DOCUMENT_CACHE_SECONDS)
+        return _ga_pdf(url, hit)
     metadata, text, sections = ga.parse_decision_xml(body)
     return _mark_stale(GaText(
         document_url=url,
