@@ -128,9 +128,8 @@ class PartText(msgspec.Struct, frozen=True):
     text: str
 
 
-class StoredDecision(msgspec.Struct, kw_only=True, frozen=True):
-    """One decision whole, as the index holds it: the MCP tool pages it (it_case_get_decision),
-    verification reads its metadata."""
+class DecisionHeader(msgspec.Struct, kw_only=True):
+    """Who decided what, when: the same for a decision held whole and for a page of it."""
 
     ecli: str
     citation: str
@@ -144,6 +143,12 @@ class StoredDecision(msgspec.Struct, kw_only=True, frozen=True):
     relatore: str
     redattore: str
     collegio: str
+
+
+class StoredDecision(DecisionHeader, kw_only=True):
+    """One decision whole, as the index holds it: the MCP tool pages it (it_case_get_decision),
+    verification reads its metadata."""
+
     parts: list[PartText]  # the parts that have text, in order (an ordinanza has no testo)
     total_chars: int
     source_url: str

@@ -10,7 +10,9 @@ import logging
 import msgspec
 from msgspec import Meta
 
-from ..decisions import PROVENANCE, CaseSearchResult, CaseStats, RecentResult, StoredDecision, validate_decision_ref
+from ..decisions import (
+    PROVENANCE, CaseSearchResult, CaseStats, DecisionHeader, RecentResult, StoredDecision, validate_decision_ref,
+)
 from ..errors import IndexMissing, InvalidArg, ItEliError
 from ..query import HitWindow
 from .paging import page_end, page_size
@@ -26,21 +28,9 @@ class DecisionPart(msgspec.Struct, frozen=True):
     part_chars: int
 
 
-class DecisionText(msgspec.Struct, kw_only=True):
+class DecisionText(DecisionHeader, kw_only=True):
     """A decision's full text by part, paged over the concatenation of the parts."""
 
-    ecli: str
-    citation: str
-    anno: int
-    numero: int
-    tipologia: str
-    tipo: str
-    data_decisione: str | None
-    data_deposito: str | None
-    presidente: str
-    relatore: str
-    redattore: str
-    collegio: str
     parts: list[DecisionPart]
     offset: int
     total_chars: int
@@ -188,12 +178,9 @@ def decision_page(d: StoredDecision, offset: int, max_chars: int, budget: int) -
             parts.append(DecisionPart(part=p.part, text=p.text[lo - start : hi - start], offset=lo - start,
                                       part_chars=len(p.text)))
         pos = stop
-    return DecisionText(
-        ecli=d.ecli, citation=d.citation, anno=d.anno, numero=d.numero, tipologia=d.tipologia, tipo=d.tipo,
-        data_decisione=d.data_decisione, data_deposito=d.data_deposito, presidente=d.presidente,
-        relatore=d.relatore, redattore=d.redattore, collegio=d.collegio, parts=parts, offset=offset,
-        total_chars=total, next_offset=end if end < total else None, source_url=d.source_url,
-    )
+    header = {f: getattr(d, f) for f in DecisionHeader.__struct_fields__}
+    return DecisionText(**header, parts=parts, offset=offset, total_chars=total,
+                        next_offset=end if end < total else None, source_url=d.source_url)
 
 
 @tool("it_case_recent", CaseRecentParams, RecentResult)

@@ -110,47 +110,24 @@ class CassGetParams(msgspec.Struct, kw_only=True):
     part: Annotated[str, Meta(description="text (the decision) or dispositivo.")] = "text"
 
 
-class GaDecision(msgspec.Struct, frozen=True, kw_only=True):
+class GaDecision(GaText, frozen=True, kw_only=True):
     """One decision's text, paged; `pdf_only` decisions carry no text (open `source_url`).
 
     `ecli_source`: `portal` (the ECLI printed by the portal next to this decision's link),
     `built` (ECLI:IT:<court>:<year>:<number>SENT, from the decision's own data), or None."""
 
-    document_url: str
-    citation: str | None = None
-    ecli: str | None = None
-    ecli_source: Literal["portal", "built"] | None = None
-    court: str | None = None
-    sede: str | None = None
-    section: str | None = None
-    decision_type: str | None = None
-    number: str | None = None
-    year: int | None = None
-    publication_date: str | None = None
-    note: str | None = None
-    pdf_only: bool = False
-    metadata: GaMetadata = msgspec.field(default_factory=GaMetadata)
-    sections: list[GaSection] = msgspec.field(default_factory=list)
-    text: str = ""
     offset: int = 0
     total_chars: int = 0
     next_offset: int | None = None
-    source_url: str
-    licence: str = "Official decisions (art. 5 l. 633/1941), Giustizia Amministrativa"
-    stale: bool = False  # True: the upstream could not be used; this is an expired cached answer
-    stale_note: str | None = None
-
-
-_GA_AS_IS = tuple(f for f in GaText.__struct_fields__ if f in GaDecision.__struct_fields__ and f != "text")
 
 
 def ga_page(doc: GaText, *, offset: int, size: int, budget: int) -> GaDecision:
     """One page of an administrative decision's text; a PDF-only decision has none to page."""
-    same = {f: getattr(doc, f) for f in _GA_AS_IS}
+    same = msgspec.structs.asdict(doc)
     if doc.pdf_only:
         return GaDecision(**same)
     text, nxt = paging.page(doc.text, offset, size, budget)
-    return GaDecision(**same, text=text, offset=offset, total_chars=len(doc.text), next_offset=nxt)
+    return GaDecision(**same | {"text": text}, offset=offset, total_chars=len(doc.text), next_offset=nxt)
 
 
 class GaSearchParams(msgspec.Struct, kw_only=True):
