@@ -32,6 +32,9 @@ from .analysis import Analyzer, mark_snippet
 from .config import Settings
 from .errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
+from .law import codes
+from .law.scanner import ActRef, extract_citations
+from .law.urn import parse_urn
 from .locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .normattiva.lifecycle import ProvisionEvent
@@ -147,6 +150,9 @@ class StatuteSearchResult(msgspec.Struct, kw_only=True):
     relaxed_to_or: bool = False
     at_date: str | None = None  # the date whose versions were searched (None: today's)
     notes: list[str] = msgspec.field(default_factory=list)
+    cited_first: Annotated[int, Meta(description=(
+        "How many hits at the top of the first page are the articles the query cites ('art. 52 c.p.'), "
+        "given beside the page's `limit` ranked hits so that paging by the ranking loses none."))] = 0
     # What was done to the query before searching (question words dropped, typos corrected,
     # thesaurus expansions such as "scippo → furto con strappo"), so a hit can be explained.
     expanded: Annotated[list[str], Meta(description=(
@@ -554,6 +560,45 @@ class StatuteStore:
             return None
         return searcher.doc(res.hits[0][1]).to_dict()["eli"][0] or None
 
+    def cited_act_urn(self, act: ActRef) -> str | None:
+        """The URN the index files the act of a citation under: a code by its registry URN, a
+        year-only citation completed from the acts held; None when the citation does not identify it."""
+        if act.act_type == "costituzione" or act.code == "cost":
+            return codes.CODES_BY_ID["cost"].urn  # the exports write it without a date
+        if act.code:
+            code = codes.CODES_BY_ID.get(act.code)
+            return code.urn if code is not None and code.urn else None
+        if not act.urn:
+            return None
+        try:
+            parsed = parse_urn(act.urn)
+        except InvalidArg:
+            return None
+        return parsed.act_urn() if not parsed.partial else self.find_full_urn(parsed)
+
+    def _cited_articles(self, query: str, searcher, schema, excluded, only_urn: str | None) -> list:
+        """Addresses of the articles a query cites ('art. 52 c.p.', 'l. 241/1990 art. 21-octies'),
+        in the text in force that day: a lawyer who types a citation wants that article first."""
+        out = []
+        for c in extract_citations(query)[:5]:
+            if c.kind != "statute" or c.act is None or c.article is None:
+                continue
+            act_urn = self.cited_act_urn(c.act)
+            if act_urn is None or (only_urn and act_urn != only_urn):
+                continue
+            try:
+                key = normalize_article_key(c.article)
+            except (InvalidArg, ValueError):
+                continue
+            clauses = [(tantivy.Occur.Must, tantivy.Query.term_query(schema, "urn", act_urn)),
+                       (tantivy.Occur.Must, tantivy.Query.term_query(schema, "article", key))]
+            if excluded is not None:
+                clauses.append((tantivy.Occur.MustNot, excluded))
+            res = searcher.search(tantivy.Query.boolean_query(clauses), limit=1)
+            if res.hits and res.hits[0][1] not in out:
+                out.append(res.hits[0][1])
+        return out
+
     def find_full_urn(self, partial) -> str | None:
         """A year-only URN (urn:nir:stato:legge:1990;241) -> the full URN of a cached act."""
         index, searcher = self._searcher()
@@ -708,11 +753,17 @@ class StatuteStore:
         gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, index.schema, p) for p in ("text", "heading")}
         for g in gens.values():
             g.set_max_num_chars(220)
-        for score, addr in ranked.hits:
+        # the articles the query cites head the first page, on top of the window's ranked hits (so
+        # paging by the ranking loses none), and are not repeated on any page
+        cited = self._cited_articles(query, searcher, index.schema, excluded, urn)
+        cited_keys = {(d["urn"][0], d["article"][0]) for d in (searcher.doc(a).to_dict() for a in cited)}
+        top = max((float(sc) for sc, _ in ranked.hits), default=0.0)
+        first = [(top, a) for a in cited] if window.start == 0 else []
+        for score, addr in first + list(ranked.hits):
             f = searcher.doc(addr).to_dict()
             key = (f["urn"][0], f["article"][0])
-            if key in seen:
-                continue  # defensive: the filter leaves one text per article
+            if key in seen or (key in cited_keys and not (first and addr in cited)):
+                continue  # shown already (the filter leaves one text per article), or cited: on top of page 1 only
             seen.add(key)
             src = msgspec.msgpack.decode(f["src"][0])
             version = f["in_force_date"][0]
@@ -727,9 +778,11 @@ class StatuteStore:
                 repealed=bool(f["repealed"][0]), score=round(float(score), 4),
                 provision_status=status, status_note=status_note,
             ))
-            if len(hits) >= window.size:
+            if len(hits) >= window.size + len(first):
                 break
         notes = list(parsed.notes) + assisted.assist.notes()
+        if first:
+            notes.append("the article the query cites comes first, then the articles the words find")
         if relaxed:
             notes.append("ranked by relevance over any of the words: articles with only some of them are included")
         if at_date:
@@ -738,7 +791,7 @@ class StatuteStore:
         return StatuteSearchResult(
             query=query, total=ranked.count, offset=window.start, limit=window.size, hits=hits, acts_in_index=self.acts_count(),
             relaxed_to_or=relaxed, at_date=at_date, notes=notes, expanded=assisted.assist.expanded,
-            corrected=assisted.assist.corrected, question_words=assisted.assist.question_words,
+            corrected=assisted.assist.corrected, question_words=assisted.assist.question_words, cited_first=len(first),
         )
 
     # ------------------------------------------------------------ rebuild

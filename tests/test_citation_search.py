@@ -46,3 +46,34 @@ def test_statute_search_by_citation_matches_the_written_out_form(testdata, make_
     # the CAD writes "legge 7 agosto 1990, n. 241": matched (and marked) as the law, year in four digits
     top = res.hits[0].snippet or ""
     assert "**legge** 7 agosto **1990**, n. **241**" in top, top
+
+
+@pytest.fixture(scope="module")
+def codes_store(tmp_path_factory, testdata):
+    from it_eli.config import load_settings
+
+    settings = load_settings({"IT_ELI_HOME": str(tmp_path_factory.mktemp("codes"))})
+    akn = testdata / "normattiva-akn"
+    import_files(settings, [akn / "mcp-legal-it__codice_penale.xml", akn / "mcp-legal-it__costituzione.xml",
+                            akn / "mcp-legal-it__legge_241_1990.xml"])
+    return StatuteStore(settings)
+
+
+@pytest.mark.parametrize("query,article", [
+    ("art. 52 c.p.", "52"), ("art. 3 Cost.", "3"), ("l. 241/1990 art. 21-octies", "21-octies"),
+    ("legittima difesa ex art. 52 c.p.", "52"),
+])
+def test_the_article_a_statute_search_cites_comes_first(codes_store, query, article):
+    # the words alone rank other articles above it: 'art. 52 c.p.' found art. 55 first
+    res = codes_store.search(query)
+    assert res.hits[0].article == article and res.cited_first == 1, [h.article for h in res.hits]
+
+
+def test_paging_a_cited_search_loses_and_repeats_nothing(codes_store):
+    from it_eli.query import HitWindow
+
+    pages = [codes_store.search("art. 52 c.p.", window=HitWindow(start=s, size=3)) for s in range(0, 12, 3)]
+    shown = [h.article for p in pages for h in p.hits]
+    whole = codes_store.search("art. 52 c.p.", window=HitWindow(size=50))
+    assert shown.count("52") == 1 and len(set(shown)) == len(shown)
+    assert set(shown) == {h.article for h in whole.hits}
