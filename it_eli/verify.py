@@ -30,7 +30,7 @@ from .law.scanner import COURT_NAMES, Citation, Partitions, extract_citations, p
 from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
 from .law import codes as codesmod
 from .law import urn as urnmod
-from .law.grammar import LATIN, article_order, canon_key, nearest_articles
+from .law.grammar import LATIN, article_range_hint, canon_key, nearest_articles
 from .normattiva.lifecycle import describe as describe_event
 from .provision_status import comma_status, item_status, whole_status
 from .query import HitWindow
@@ -193,21 +193,6 @@ class GapGroup(msgspec.Struct, kw_only=True):
 
 
 # ---------------------------------------------------------------- helpers
-
-def range_hint(keys: list[str], key: str) -> tuple[str, list[str]]:
-    numeric = [k for k in keys if k[:1].isdigit()]
-    other = len(keys) - len(numeric)
-    ordered = sorted(numeric, key=lambda k: article_order(k) or (10**6, 0, 0))
-    hint = f"the act has {len(keys)} articles"
-    if ordered:
-        hint += f", numbered from {ordered[0]} to {ordered[-1]}"
-    if other:
-        hint += f" (plus {other} other provisions, e.g. {next(k for k in keys if not k[:1].isdigit())})"
-    near = nearest_articles(numeric, key)
-    if near:
-        hint += "; nearest existing: " + ", ".join(near)
-    return hint, near
-
 
 _NON_TOPICAL = re.compile(
     r"^\s*(?:come\b|nel(?:la)?\s+(?:testo|formulazione|versione)|testo\b|vers\.|versione\b|ratione\b|vigente\b|"
@@ -813,7 +798,7 @@ class Verifier:
                                    lifecycle=a.lifecycle)
 
     def _absent(self, r: _Resolved, key: str, v: ActVersion, served: str, why: str) -> _Outcome:
-        hint, near = range_hint(v.keys, key)
+        hint, near = article_range_hint(v.keys, key)
         return _Outcome(status="not_found", urn=v.urn, range_hint=hint, nearest=near, checked_version=v.version,
                         served_from=served, source_url=v.source_url,
                         detail=f"art. {key} does not exist in {r.label} (version {v.version}, {why})")
@@ -1032,7 +1017,7 @@ class Verifier:
                 return out
         if api_final:
             # the OpenData API's own answer: the act exists, this (plain numeric) article does not
-            hint, near = (range_hint(versions[0].keys, key) if versions else (exc.details.get("hint") or None, []))
+            hint, near = (article_range_hint(versions[0].keys, key) if versions else (exc.details.get("hint") or None, []))
             return _Outcome(status="not_found", urn=urn, range_hint=hint, nearest=near, served_from="normattiva_api",
                             detail=f"art. {key} does not exist in {r.label} (Normattiva OpenData API: the act exists, "
                             "the article does not)")

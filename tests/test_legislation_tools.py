@@ -106,7 +106,7 @@ async def test_missing_article_is_not_found(testdata, make_settings):
         await call(app, "it_get_act", {"reference": L241})
         n = len(srv.requests)
         err, p = await call(app, "it_get_text", {"reference": L241, "article": "998"})
-        assert err and p["code"] == "not_found" and "51 articles" in p["valid"]
+        assert err and p["code"] == "not_found" and "51 numbered articles" in p["valid"]
         assert len(srv.requests) == n  # a fresh complete copy answers without the network
 
 

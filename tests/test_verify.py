@@ -21,9 +21,9 @@ from it_eli.verify import (
     canon_key,
     comma_in_text,
     content_score,
-    range_hint,
     verify_text,
 )
+from it_eli.law.grammar import article_range_hint as range_hint
 from it_eli.law.grammar import nearest_articles as nearest_keys
 from tests.verify_cases import CASES, NC, UU
 
@@ -272,10 +272,10 @@ async def test_not_found_carries_range_hint_and_neighbours(app):
     res = await verify_text(app, "Si veda l'art. 21-undecies della legge 7 agosto 1990, n. 241.", offline=True)
     c = res.citations[0]
     assert c.status == "not_found" and c.urn == "urn:nir:stato:legge:1990-08-07;241"
-    assert "51 articles, numbered from 1 to 31" in c.range_hint
+    assert "51 numbered articles, from 1 to 31" in c.range_hint
     assert c.nearest == ["21-decies", "21-duodecies"] or c.nearest[0] == "21-decies"
     res = await verify_text(app, "Si richiama l'art. 140 Cost.", offline=True)
-    assert "numbered from 1 to 139" in res.citations[0].range_hint and res.citations[0].nearest == ["139"]
+    assert "numbered articles, from 1 to 139" in res.citations[0].range_hint and res.citations[0].nearest == ["139"]
 
 
 def test_nearest_keys_for_a_wrong_suffix():
@@ -283,7 +283,8 @@ def test_nearest_keys_for_a_wrong_suffix():
     assert nearest_keys(keys, "21-septies") == ["21-sexies", "21-octies"]
     assert nearest_keys(keys, "23") == ["22"]
     hint, near = range_hint(keys + ["disp-trans-1"], "21-septies")
-    assert "6 articles, numbered from 21 to 22" in hint and "21-sexies, 21-octies" in hint and near
+    assert "5 numbered articles, from 21 to 22, and 1 other provision (disp-trans-1)" in hint
+    assert "21-sexies, 21-octies" in hint and near
 
 
 def test_nonies_and_novies_are_one_suffix():
@@ -383,7 +384,7 @@ async def test_online_path_against_local_normattiva(tmp_path, testdata):
             res = await verify_text(a, text)
             got = [(c.article, c.status) for c in res.citations]
             assert got[0] == ("21-octies", "verified")
-            assert got[1] == ("35", "not_found") and "numbered from 1 to 31" in res.citations[1].range_hint
+            assert got[1] == ("35", "not_found") and "numbered articles, from 1 to 31" in res.citations[1].range_hint
             assert got[2] == ("2", "verified")
             assert got[3] == ("3", "act_unresolvable")  # another act answered: the identity check refuses it
             assert "another act" in res.citations[3].detail

@@ -281,6 +281,23 @@ def _split_prefix(key: str) -> tuple[str, str]:
     return (m.group(1), m.group(2)) if m else ("", key or "")
 
 
+def article_range_hint(keys: list[str], key: str) -> tuple[str, list[str]]:
+    """What an act holds instead of a missing article, one wording for every tool: 'the act has 51
+    numbered articles, from 1 to 31; nearest existing: 21-decies, 21-duodecies'. An approving
+    decree's articles (dec-1), the Costituzione's transitional provisions and annexes are counted
+    apart from the numbered ones."""
+    near = nearest_articles(keys, key)
+    numbered = sorted((k for k in keys if k[:1].isdigit()), key=lambda k: article_order(k) or (10**6, 0, 0))
+    others = [k for k in keys if not k[:1].isdigit()]
+    span = f"{len(numbered)} numbered article{'s' if len(numbered) != 1 else ''}"
+    if numbered:
+        span += f", from {numbered[0]} to {numbered[-1]}"
+    if others:
+        shown = ", ".join(others[:3]) + (f" … {others[-1]}" if len(others) > 3 else "")
+        span += f", and {len(others)} other provision{'s' if len(others) > 1 else ''} ({shown})"
+    return f"the act has {span}" + (f"; nearest existing: {', '.join(near)}" if near else ""), near
+
+
 def nearest_articles(keys: list[str], key: str) -> list[str]:
     """The existing neighbours of a missing article, one rule for every tool: the closest
     existing key below and above it (within the same number for a suffix: '21-septies' ->

@@ -40,7 +40,7 @@ from ..errors import (
 from ..http import check_url_allowed, host_key
 from ..law import codes
 from ..law import urn as urnmod
-from ..law.grammar import nearest_articles, normalize_article_key, roman_to_int
+from ..law.grammar import article_range_hint, normalize_article_key, roman_to_int
 from ..law.scanner import Partitions, extract_citations, partitions_of
 from ..normattiva import api, clock, portal
 from ..normattiva.akn import parse_act
@@ -524,22 +524,8 @@ def _range_hint(store: StatuteStore, urn: str, key: str, version: str | None = N
     if not versions:
         return ""
     v = next((x for x in versions if x.version == version), versions[0])
-    near = nearest_articles(v.keys, key)
-    # the range of the act's own numbered articles; an approving decree's articles (dec-1), the
-    # Costituzione's transitional provisions (disp-trans-18) and annexes are counted apart
-    numbered = [k for k in v.keys if k[:1].isdigit()]
-    if numbered and len(numbered) < len(v.keys):
-        others = [k for k in v.keys if not k[:1].isdigit()]
-        shown = ", ".join(others[:3]) + (f" … {others[-1]}" if len(others) > 3 else "")
-        span = (f"{len(numbered)} numbered articles, from {numbered[0]} to {numbered[-1]}, and {len(others)} other "
-                f"provision{'s' if len(others) > 1 else ''} ({shown})")
-    else:
-        span = f"{v.article_count} articles, numbered from {v.first_article} to {v.last_article}"
-    return (
-        f"the act has {span}"
-        + (f" (version of {v.version})" if len(versions) > 1 else "")
-        + (f"; nearest existing: {', '.join(near)}" if near else "")
-    )
+    hint, _ = article_range_hint(v.keys, key)
+    return hint + (f" (version of {v.version})" if len(versions) > 1 else "")
 
 
 def _local_article(store: StatuteStore, cands: list[StoredArticle], versions: list[ActVersion], day: str,
