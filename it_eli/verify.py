@@ -586,6 +586,10 @@ class _Outcome(msgspec.Struct, kw_only=True):
     antonym: str | None = None  # the description says the opposite of the rubrica ("annullabilità" vs "nullità")
 
 
+COST_URN = "urn:nir:stato:costituzione"
+_TRANSITIONAL_KEY = re.compile(r"^disp-trans-\d{1,2}$")
+
+
 class _Resolved(msgspec.Struct, kw_only=True):
     urn: str | None  # full act URN when known (cached or by coordinates)
     ref: object | None  # urnmod.Urn for live fetching
@@ -632,7 +636,7 @@ class Verifier:
             return _Outcome(status="out_of_corpus", gap_note=CEDU_FALLBACK if act.code == "cedu" else FALLBACKS["out_of_corpus"],
                             detail=f"{act.raw}: an international convention, outside the Italian corpus it_eli checks")
         if act.act_type == "costituzione" or act.code == "cost":
-            return _Resolved(urn="urn:nir:stato:costituzione", ref=urnmod.parse_urn("urn:nir:stato:costituzione"), label="Cost.")
+            return _Resolved(urn=COST_URN, ref=urnmod.parse_urn(COST_URN), label="Cost.")
         act_type, number, year, date = act.act_type, act.number, act.year, act.date
         if act.act_type == "codice":
             code = codesmod.CODES_BY_ID.get(act.code or "")
@@ -748,7 +752,8 @@ class Verifier:
                 key = canon_key(c.article)
             except Exception:
                 return _Outcome(status="unparseable_citation", detail=f"cannot read the article number {c.article!r}")
-            if not re.match(r"^\d", key):
+            # the Costituzione's transitional provisions are its articles too ('XII disp. trans. fin. Cost.')
+            if not re.match(r"^\d", key) and not (r.urn == COST_URN and _TRANSITIONAL_KEY.match(key)):
                 return _Outcome(status="unparseable_citation", detail=f"cannot read the article number {c.article!r}")
         memo = (r.urn or str(r.ref), key, c.comma, c.lettera, c.numero, c.description)
         if memo in self._memo:

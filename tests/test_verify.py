@@ -268,6 +268,14 @@ async def test_repealed_is_flagged_not_a_hallucination(app):
     assert not res.is_error and res.summary.to_review == 1
 
 
+async def test_the_costituzione_transitional_provisions_are_checked(app):
+    # they were 'unparseable': a made-up disposizione transitoria XIX passed as a mere gap
+    res = await verify_text(app, "La XII disp. trans. fin. Cost. e la disposizione transitoria XIX della Costituzione.",
+                            offline=True)
+    assert [(c.article, c.status) for c in res.citations] == [("disp-trans-12", "verified"), ("disp-trans-19", "not_found")]
+    assert res.status == "HALLUCINATION_DETECTED" and "18 other provisions" in res.citations[1].range_hint
+
+
 async def test_not_found_carries_range_hint_and_neighbours(app):
     res = await verify_text(app, "Si veda l'art. 21-undecies della legge 7 agosto 1990, n. 241.", offline=True)
     c = res.citations[0]
