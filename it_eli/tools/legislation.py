@@ -284,8 +284,11 @@ async def it_list_codes(app):
 async def it_resolve(app, act_type=None, year=None, number=None, date=None, article=None, reference=None):
     """Offline: act type (as people write it: 'l.', 'legge', 'd.lgs', 'dlgs', 'd.l.', 'dpr', 'r.d.',
     or a code name) + year + number (+ date, + article) -> URN:NIR, Italian citation and the
-    normattiva.it page. Or `reference` alone: any form it_get_text takes (URN, ELI, normattiva.it
-    URL, 'art. 3 Cost.', 'l. 241/1990'). No network."""
+    normattiva.it page. Or `reference` alone: any citation the extractor reads (URN, ELI,
+    normattiva.it URL, 'art. 3 Cost.', 'l. 241/1990', 'art. 6, par. 1, lett. f), GDPR', 'Cass. civ.,
+    sez. III, n. 6597/2021', an ECLI); `kind` says what it names (act, eu_act, international,
+    decision), with ELI/CELEX or court, section, number, year and ECLI, the partitions cited, and
+    warnings for what the reference does not give. No network."""
     base = app.settings.normattiva_url
     store: StatuteStore = app.statutes
     if act_type in (None, "") and reference in (None, ""):
