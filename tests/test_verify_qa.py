@@ -14,6 +14,8 @@ the SentenzeWeb/GA server of tests/test_caselaw_live_tools.py); "unreachable" is
 
 from __future__ import annotations
 
+import contextlib
+
 import os
 import subprocess
 import sys
@@ -243,7 +245,9 @@ async def test_case_citations_are_checked_or_typed_gaps(qa_home):
         await a.close()
 
 
-async def test_cassazione_and_ga_are_checked_live(testdata, tmp_path):
+@contextlib.asynccontextmanager
+async def _live_courts_app(testdata, home: Path, **env: str):
+    """An app whose Cassazione and GA upstreams are the local replay of the real captures."""
     from tests.test_caselaw_live_tools import Upstream
 
     up = Upstream(testdata)
@@ -251,41 +255,33 @@ async def test_cassazione_and_ga_are_checked_live(testdata, tmp_path):
     await server.start_server()
     up.server = server
     try:
-        a = _app(tmp_path / "home", sentenzeweb_url=up.base + "/sncass", ga_url=up.base, ga_document_url=up.base,
-                 http_timeout="5")
+        a = _app(home, sentenzeweb_url=up.base + "/sncass", ga_url=up.base, ga_document_url=up.base,
+                 http_timeout="5", **env)
         try:
-            res = await verify_text(a, "Cass. pen. sez. I n. 99999/2020; TAR Lazio sez. II n. 11314/2026; "
-                                       "C.d.S. sez. V n. 1/2020.")
-            got = [(c.court, c.status, c.served_from) for c in res.citations]
-            assert got[0] == ("CASS", "out_of_corpus", None)  # SentenzeWeb answered: not in its window
-            assert got[1] == ("TAR", "verified", "ga")  # on the GA portal's page (real capture)
-            assert got[2] == ("CDS", "out_of_corpus", None)
-            assert res.summary.live_lookups == 3 and res.status == "VERIFIED_WITH_GAPS"
+            yield a
         finally:
             await a.close()
     finally:
         await server.close()
+
+
+async def test_cassazione_and_ga_are_checked_live(testdata, tmp_path):
+    async with _live_courts_app(testdata, tmp_path / "home") as a:
+        res = await verify_text(a, "Cass. pen. sez. I n. 99999/2020; TAR Lazio sez. II n. 11314/2026; "
+                                   "C.d.S. sez. V n. 1/2020.")
+        got = [(c.court, c.status, c.served_from) for c in res.citations]
+        assert got[0] == ("CASS", "out_of_corpus", None)  # SentenzeWeb answered: not in its window
+        assert got[1] == ("TAR", "verified", "ga")  # on the GA portal's page (real capture)
+        assert got[2] == ("CDS", "out_of_corpus", None)
+        assert res.summary.live_lookups == 3 and res.status == "VERIFIED_WITH_GAPS"
 
 
 async def test_a_small_answer_budget_never_changes_a_verdict(testdata, tmp_path):
     """The budget cuts what the MCP tool sends, never what verification reads: with 1,000 characters a
     search answer holds a hit or two, and the decision SentenzeWeb did return must still be verified."""
-    from tests.test_caselaw_live_tools import Upstream
-
-    up = Upstream(testdata)
-    server = TestServer(up.app())
-    await server.start_server()
-    up.server = server
-    try:
-        a = _app(tmp_path / "home", sentenzeweb_url=up.base + "/sncass", ga_url=up.base, ga_document_url=up.base,
-                 http_timeout="5", max_answer_chars="1000")
-        try:
-            res = await verify_text(a, "Cass. civ. sez. III n. 26016/2026; TAR Lazio sez. II n. 11314/2026.")
-            assert [(c.court, c.status) for c in res.citations] == [("CASS", "verified"), ("TAR", "verified")]
-        finally:
-            await a.close()
-    finally:
-        await server.close()
+    async with _live_courts_app(testdata, tmp_path / "home", max_answer_chars="1000") as a:
+        res = await verify_text(a, "Cass. civ. sez. III n. 26016/2026; TAR Lazio sez. II n. 11314/2026.")
+        assert [(c.court, c.status) for c in res.citations] == [("CASS", "verified"), ("TAR", "verified")]
 
 
 # ---------------------------------------------------------------- 5-6. criminal-law styles, lettere and numeri
