@@ -605,4 +605,16 @@ FORMS: list[dict] = [
     K("corte d'appello di roma, n. 12/2022", "APP", 12, 2022, seat="Roma"),
     K("C.G.A.R.S., n. 100/2021", "CGARS", 100, 2021),
     K("Corte dei conti, sez. giur. Lazio, n. 500/2020", "CCONTI", 500, 2020),
+    # the courts by the other names practitioners give them
+    K("Suprema Corte, sez. II, 7 aprile 2016, n. 6781", "CASS", 6781, 2016, section="2"),
+    K("la Suprema Corte di cassazione, sez. lav., n. 2210/2011", "CASS", 2210, 2011, section="lav"),
+    K("S.C., Sez. I, n. 9211 del 2015", "CASS", 9211, 2015, section="1"),
+    K("C. St., sez. III, 2 marzo 2017, n. 975", "CDS", 975, 2017, section="3"),
+    K("C. Stato, Sez. VI, n. 4128/2013", "CDS", 4128, 2013, section="6"),
+    K("C.d.S. A.P. n. 11/2016", "CDS", 11, 2016, section="plen"),
+    K("Ad. plen. n. 4 del 2018", "CDS", 4, 2018, section="plen"),
+    K("Adunanza plenaria del Consiglio di Stato, 27 luglio 2016, n. 21", "CDS", 21, 2016, section="plen"),
+    K("Corte di Appello di Bologna, sent. n. 812/2014", "APP", 812, 2014, seat="Bologna"),
+    K("corte di appello di torino, n. 45/2009", "APP", 45, 2009, seat="Torino"),
+    K("Tribunale amministrativo regionale per la Puglia, n. 77/2012", "TAR", 77, 2012, seat="Puglia"),
 ]

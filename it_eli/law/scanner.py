@@ -385,6 +385,7 @@ _CASE_EL = re.compile(
     rf")",
     re.I,
 )
+_PLEN_OF_CDS = re.compile(r"\s{1,3}del\s{1,3}(?:Consiglio\s{1,3}di\s{1,3}Stato|Cons\.\s?(?:di\s+)?St(?:ato\b|\.))")
 _EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|di\s+primo\s+grado\s+(?:UE|CE)\b)")
 # after the court name of an ordinary, accounting or tax court: its seat ("Trib. Milano",
 # "Corte d'appello di Napoli", "Tribunale per i minorenni di Roma", "Trib. sorv. Bari")
@@ -425,8 +426,9 @@ _OTHER_COURT_LIST: list[tuple[str, str]] = [
     (r"Corte\s+(?:EDU|[Ee]du|E\.D\.U\.|[Ee]uropea\s+dei\s+diritti\s+dell['’]\s?[Uu]omo|di\s+Strasburgo)|C\.\s?EDU\b"
      r"|C\.\s?[Ee]du\b", "CEDU"),
     (r"Corte\s+(?:dei\s+)?[Cc]onti|C\.\s?[Cc]onti\b", "CCONTI"),
-    (r"Corte\s+d['’]\s?[Aa]ssise(?:\s+d['’]\s?[Aa]ppello)?|C\.\s?[Aa]ss\.", "ASSISE"),
-    (r"Corte\s+d['’]\s?[Aa]ppello|C\.\s?[Aa]pp\.|App\.(?=\s{1,3}[A-Z])|App\.$", "APP"),
+    # "d'appello" and "di Appello" (elision is not always written) name the same courts
+    (r"Corte\s+(?:d['’]\s?|di\s+)[Aa]ssise(?:\s+(?:d['’]\s?|di\s+)[Aa]ppello)?|C\.\s?[Aa]ss\.", "ASSISE"),
+    (r"Corte\s+(?:d['’]\s?|di\s+)[Aa]ppello|C\.\s?[Aa]pp\.|App\.(?=\s{1,3}[A-Z])|App\.$", "APP"),
     (r"[Tt]rib(?:\.|unale\b)", "TRIB"),
 ]
 _OTHER_COURTS = "|".join(p for p, _ in _OTHER_COURT_LIST)
@@ -454,9 +456,14 @@ def _seat_name(raw: str) -> str:
 
 def court_of(anchor: str) -> str:
     """The court code of a trigger anchor ('Cass.', 'Trib.', 'Corte EDU', ...)."""
-    a = anchor.lower().replace(" ", "").replace("\u00a0", "")
+    a = re.sub(r"\s+", "", anchor.lower())
     if a.startswith(("t.a.r", "tar", "tribunaleamministrativo")):
         return "TAR"
+    # the Supreme Court by its epithet; the Consiglio di Stato as "C. St." / "C. Stato" and its plenary
+    if a.startswith(("supremacorte", "s.c.")):
+        return "CASS"
+    if a.startswith(("c.st", "ad.plen", "adunanzaplen")):
+        return "CDS"
     for rx, code in _OTHER_COURT_RE:
         if rx.match(anchor):
             return code
@@ -482,8 +489,9 @@ _TRIGGER = re.compile(
     r"(?P<ecli>(?i:ECLI:IT:))"
     r"|(?P<art>(?i:artt?\.|art(?=\s+\d)|articol[oi](?![a-z])))"
     r"|(?P<court>(?:(?i:corte\s+(?:cost|costituzionale|(?:suprema\s+)?di\s+cassazione))|C\.\s?[Cc]ost\.|(?i:cass(?:azione)?)\b|"
-    r"Consulta\b|"
-    r"Cons\.\s?(?:di\s+)?St|(?i:consiglio\s+di\s+(?:stato|giustizia\s+amministrativa))|C\.d\.S\.|CdS\b|"
+    r"Consulta\b|(?i:suprema\s+corte)(?:\s+(?i:di\s+cassazione))?|S\.\s?C\.(?![A-Za-z])|"
+    r"Cons\.\s?(?:di\s+)?St|C\.\s?St(?:ato\b|\.)|(?i:consiglio\s+di\s+(?:stato|giustizia\s+amministrativa))|C\.d\.S\.|CdS\b|"
+    r"Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria\b)|"
     r"C\.G\.A|CGA|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo\s+regionale)|"
     r"(?i:" + _OTHER_COURTS + r")))"
     r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + _ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
@@ -502,7 +510,7 @@ def _trigger_words() -> list[str]:
              "consiglio", "c.d.s.", "cds", "cdS", "cga", "c.g.a", "t.a.r", "tar ", "tar,", "tribunale", "trib.",
              "comm.", "commissione", "ctp", "ctr", "cgt", "cgue", "cgce", "c.g.u.e.", "c.g.c.e.", "c.t.p.", "c.t.r.",
              "c.edu", "c. edu", "c.cost", "c. cost", "c.conti", "c. conti", "c.app", "c. app", "c.ass", "c. ass",
-             "cedu", "app.", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
+             "cedu", "app.", "suprema", "s.c.", "s. c.", "ad. plen", "ad.plen", "adunanza", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
              "considerando", "comma", "commi", "co.", "paragrafo", "par.", "punto", "lettera", "lett.", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
              "decretolegge", "decreto-legge", "decreto legge", "decreto", "decr.", "d.-l.", "d. l.", "d. lgs", "d.lgs",
              "d. p.", "d.p.", "r. d.", "l. ", "legge", "circolare", "circ.", "delibera", "determina", "ordinanza",
@@ -1221,6 +1229,11 @@ class _Scanner:
             sm = re.match(r"(?:\s+per\s+la\s+Regione\s+[Ss]iciliana|\s*(?:-\s*)?Sicilia|\s*reg\.\s*Sic\.)?", text[pos : pos + 40])
             pos += sm.end() if sm else 0
         c = Citation(raw="", start=start, end=start, kind="case", court=court)
+        if court == "CDS" and anchor[:2].lower() == "ad":
+            # "Ad. plen." alone is the Consiglio di Stato's plenary ("Adunanza plenaria del Consiglio di Stato")
+            c.court_section = "plen"
+            sm = _PLEN_OF_CDS.match(text, pos)
+            pos = sm.end() if sm else pos
         if court == "TRIB":
             um = _EU_TRIB.match(text, pos)
             if um:  # Tribunale UE (the EU General Court): an EU court
@@ -1407,7 +1420,7 @@ class _Scanner:
                 pos = self.parse_partitions_of_act(s)
             elif g == "court":
                 anchor = m.group(0)
-                if anchor in ("C.d.S.", "CdS") and not re.match(r"\s*,?\s*(?:[Ss]ez|n\.|sent|ord|[Aa]d\.)", text[m.end() : m.end() + 12]):
+                if anchor in ("C.d.S.", "CdS") and not re.match(r"\s*,?\s*(?:[Ss]ez|n\.|sent|ord|[Aa]d\.|A\.\s?P\.)", text[m.end() : m.end() + 12]):
                     pos = m.end()
                     continue
                 new = self.parse_case(s, anchor)
