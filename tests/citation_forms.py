@@ -617,4 +617,8 @@ FORMS: list[dict] = [
     K("Corte di Appello di Bologna, sent. n. 812/2014", "APP", 812, 2014, seat="Bologna"),
     K("corte di appello di torino, n. 45/2009", "APP", 45, 2009, seat="Torino"),
     K("Tribunale amministrativo regionale per la Puglia, n. 77/2012", "TAR", 77, 2012, seat="Puglia"),
+    # the Cassazione's sections right after its name: never another court
+    K("Cass. trib., ord. 14 ottobre 2020, n. 22154", "CASS", 22154, 2020, section="trib", court_branch="civ"),
+    K("Cass. trib. n. 4321/2016", "CASS", 4321, 2016, section="trib", ecli="ECLI:IT:CASS:2016:4321CIV"),
+    K("Cass. lav. 3 febbraio 2012, n. 1580", "CASS", 1580, 2012, section="lav"),
 ]

@@ -265,3 +265,23 @@ def test_long_numbers(text, want):
 def test_enumeration_cut_before_a_long_number_keeps_its_span():
     cs = extract_citations("Ai sensi degli artt. 3 e 4, 20121 Milano")
     assert [c.raw for c in cs] == ["artt. 3 e 4", "artt. 3 e 4"]
+
+
+# ---------------------------------------------------------------- case law as practitioners write it
+
+
+def _cases(text):
+    return [(c.court, c.court_section, c.court_branch, c.decision_number, c.decision_year)
+            for c in extract_citations(text) if c.kind == "case"]
+
+
+@pytest.mark.parametrize("text,want", [
+    ("Cass. trib., 9 febbraio 2018, n. 3167", [("CASS", "trib", "civ", "3167", 2018)]),
+    ("Cass. tributaria n. 775/2015", [("CASS", "trib", "civ", "775", 2015)]),
+    ("Cass. trib., sez. V, n. 2019/2021", [("CASS", "5", "civ", "2019", 2021)]),
+    ("Cass. lav., 11 luglio 2017, n. 17093", [("CASS", "lav", "civ", "17093", 2017)]),
+    # after another court "trib." is no section of it: the Tribunale that follows is read on its own
+    ("Cons. Stato n. 1/2020; trib. Roma n. 4/2021", [("CDS", None, None, "1", 2020), ("TRIB", None, None, "4", 2021)]),
+])
+def test_cassazione_sections_after_the_name_are_not_other_courts(text, want):
+    assert _cases(text) == want

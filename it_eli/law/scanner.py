@@ -371,6 +371,7 @@ _CASE_EL = re.compile(
     rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}{_SEZ_SUF}|quater|stralcio)"
     rf"|(?P<sezx>(?:[Ss]ez(?:ioni|ione|\.)|[Ss]ezz\.)\s{{0,3}}(?:(?:[a-zà-ù]{{2,12}}\.?|per\s+(?:la|il|l['’]))\s{{0,3}}){{1,4}})"
     rf"|(?P<lav>lav\.|lavoro)"
+    rf"|(?P<tribs>trib(?:\.|utaria(?![a-zà-ù])))"
     rf"|(?P<bare>[IVX]{{1,4}}(?:-bis|-ter)?)(?=\s{{0,3}},)"
     rf"|(?P<dtype>sent(?:enza|\.)|ord(?:inanza|\.)(?:\s?interl(?:ocutoria|\.))?|decr(?:eto|\.)|dec\.|parere|decisione)"
     rf"|(?P<date>(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)|(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{4}}(?!\d))"
@@ -1288,6 +1289,11 @@ class _Scanner:
                 c.court_section = _roman(val.split("-")[0]) + ("-" + val.split("-")[1] if "-" in val else "")
             elif g == "lav":
                 c.court_section, c.court_branch = "lav", c.court_branch or "civ"
+            elif g == "tribs":
+                # "Cass. trib." is the Cassazione's tax section (a civil one), never a Tribunale
+                if court != "CASS":
+                    break
+                c.court_section, c.court_branch = "trib", c.court_branch or "civ"
             elif g == "dtype":
                 v = val.lower()
                 c.decision_type = ("sentenza" if v.startswith("sent") else "ordinanza" if v.startswith("ord")
