@@ -621,4 +621,18 @@ FORMS: list[dict] = [
     K("Cass. trib., ord. 14 ottobre 2020, n. 22154", "CASS", 22154, 2020, section="trib", court_branch="civ"),
     K("Cass. trib. n. 4321/2016", "CASS", 4321, 2016, section="trib", ecli="ECLI:IT:CASS:2016:4321CIV"),
     K("Cass. lav. 3 febbraio 2012, n. 1580", "CASS", 1580, 2012, section="lav"),
+    # sections in words, or their number before "Sezione"
+    K("Cassazione, Sezione Prima Civile, sentenza n. 7613 del 2015", "CASS", 7613, 2015, section="1",
+      court_branch="civ", ecli="ECLI:IT:CASS:2015:7613CIV"),
+    K("Cass. pen., Sezione Seconda, n. 30141/2019", "CASS", 30141, 2019, section="2", court_branch="pen"),
+    K("Cass., VI Sezione penale, 14 maggio 2014, n. 19885", "CASS", 19885, 2014, section="6", court_branch="pen"),
+    K("Cass. civ., II Sez., ord. n. 3089/2022", "CASS", 3089, 2022, section="2"),
+    K("Cass., quinta sezione civile, n. 501/2023", "CASS", 501, 2023, section="5", court_branch="civ"),
+    K("Cass., Sezioni Unite Civili, 6 maggio 2015, n. 9100", "CASS", 9100, 2015, section="U", court_branch="civ"),
+    K("Cass., sezioni unite penali, n. 12778/2020", "CASS", 12778, 2020, section="U", court_branch="pen"),
+    K("Cass., Sez. Lavoro, 20 aprile 2011, n. 9085", "CASS", 9085, 2011, section="lav"),
+    K("Cons. Stato, Sezione Quarta, n. 2611/2017", "CDS", 2611, 2017, section="4"),
+    K("T.A.R. Lazio, Roma (Sezione Terza Quater), n. 4402/2018", "TAR", 4402, 2018, section="3-quater", seat="Lazio, Roma"),
+    K("Tribunale amministrativo regionale per la Campania (Sezione Settima), n. 156/2016", "TAR", 156, 2016,
+      section="7", seat="Campania"),
 ]

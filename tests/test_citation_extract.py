@@ -285,3 +285,17 @@ def _cases(text):
 ])
 def test_cassazione_sections_after_the_name_are_not_other_courts(text, want):
     assert _cases(text) == want
+
+
+@pytest.mark.parametrize("text,want", [
+    ("Cass., Sezione Sesta Civile, n. 2/2021", ("CASS", "6", "civ", "2", 2021)),
+    ("Cass. pen., II Sezione, n. 7/2016", ("CASS", "2", "pen", "7", 2016)),
+    ("Cass. civ., IV Sez., n. 8/2010", ("CASS", "4", "civ", "8", 2010)),
+    ("Cass., prima sezione, n. 9/2008", ("CASS", "1", None, "9", 2008)),
+    ("Cass., sezioni unite civili, n. 3/2012", ("CASS", "U", "civ", "3", 2012)),
+    ("Cass., Sez. lavoro, n. 4/2013", ("CASS", "lav", "civ", "4", 2013)),
+    ("TAR Lazio, Roma (Sezione Prima Bis), n. 6/2022", ("TAR", "1-bis", None, "6", 2022)),
+    ("Cons. Stato (Sez. V), n. 5/2014", ("CDS", "5", None, "5", 2014)),
+])
+def test_sections_in_words_and_before_sezione(text, want):
+    assert _cases(text) == [want]

@@ -362,13 +362,19 @@ _TAR_PLACE = re.compile(
     rf"|{_S}[,\-–]?{_S}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
 )
 # a section's suffix: "VI-3", "6-1", "IV-bis", "III T"; never the "n" of "sez. I n. 123"
-_SEZ_SUF = r"(?:[-\s]?(?:bis|ter)(?![a-zà-ù])|-\d(?!\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?"
+_SEZ_SUF = r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?"
+# a section's ordinal in words or as "3ª": "Sezione Terza", "Sezione Seconda Bis", "Terza Sezione", "3ª sez."
+_SEZ_ORD = (rf"(?:{ORDINAL_RE}|\d{{1,2}}\s?[ªº°])(?![a-zà-ù])(?:[-\s]{{1,2}}(?:bis|ter|quater)(?![a-zà-ù]))?")
+_SEZ_WORD = r"(?:[Ss]ez(?:ione(?![a-zà-ù])|\.)|SEZ(?:IONE|\.))"
 _CASE_EL = re.compile(
-    rf"{_S}[,;]?{_S}(?:"
-    rf"(?P<branch>civ(?:ile|\.)|pen(?:ale|\.))"
+    rf"{_S}[,;]?{_S}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s)){_S})?(?:"
+    rf"(?P<branch>civ(?:il[ei](?![a-zà-ù])|\.)|pen(?:al[ei](?![a-zà-ù])|\.))"
     rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
     rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}{_SEZ_SUF}|quater|stralcio)"
+    rf"(?:{_S}\))?"
+    rf"|{_SEZ_WORD}\s{{0,3}}(?P<sezw>{_SEZ_ORD})(?:{_S}\))?"
+    rf"|(?P<sezpre>(?:[IVX]{{1,4}}(?:[-\s](?:bis|ter|quater))?|{_SEZ_ORD})\s{{1,3}}{_SEZ_WORD})(?:{_S}\))?"
     rf"|(?P<sezx>(?:[Ss]ez(?:ioni|ione|\.)|[Ss]ezz\.)\s{{0,3}}(?:(?:[a-zà-ù]{{2,12}}\.?|per\s+(?:la|il|l['’]))\s{{0,3}}){{1,4}})"
     rf"|(?P<lav>lav\.|lavoro)"
     rf"|(?P<tribs>trib(?:\.|utaria(?![a-zà-ù])))"
@@ -584,6 +590,20 @@ def _is_long(key: str) -> bool:
 
 def _roman(s: str) -> str:
     return str(roman_to_int(s) or s)
+
+
+def _section_code(raw: str) -> str:
+    """A section's code from its ordinal as written: 'Terza' -> '3', 'Seconda Bis' -> '2-bis',
+    'IV Sezione' -> '4', '3ª' -> '3'."""
+    words = re.sub(r"(?i)\s*(?:sez(?:ione|\.))\s*$", "", raw.strip()).replace("-", " ").split()
+    head = words[0].lower().rstrip("ªº°")
+    if head.isdigit():
+        base = str(int(head))
+    elif head in ORDINALS:
+        base = str(ORDINALS[head])
+    else:
+        base = _roman(head.upper())
+    return base + "".join("-" + w.lower() for w in words[1:])
 
 
 # --------------------------------------------------------------------------- parsing helpers
@@ -1285,6 +1305,8 @@ class _Scanner:
                         c.court_section = base + (("-" + rm.group(2).strip(" -")) if rm.group(2).strip(" -") else "")
                     else:
                         c.court_section = v
+            elif g in ("sezw", "sezpre"):
+                c.court_section = _section_code(val)
             elif g == "bare":
                 c.court_section = _roman(val.split("-")[0]) + ("-" + val.split("-")[1] if "-" in val else "")
             elif g == "lav":
