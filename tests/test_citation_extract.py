@@ -299,3 +299,38 @@ def test_cassazione_sections_after_the_name_are_not_other_courts(text, want):
 ])
 def test_sections_in_words_and_before_sezione(text, want):
     assert _cases(text) == [want]
+
+
+@pytest.mark.parametrize("text,want", [
+    # a year after the last number is every number's
+    ("Corte cost., sentt. nn. 7 e 8 del 2011", [("COST", None, None, "7", 2011), ("COST", None, None, "8", 2011)]),
+    ("Corte cost., ordinanze n. 3, n. 9 e n. 40 del 2005",
+     [("COST", None, None, "3", 2005), ("COST", None, None, "9", 2005), ("COST", None, None, "40", 2005)]),
+    ("Cass. pen., sez. II, nn. 101 e 102/2017", [("CASS", "2", "pen", "101", 2017), ("CASS", "2", "pen", "102", 2017)]),
+    # each number with its year, then a group sharing one
+    ("Corte cost., sentenze n. 6 del 2001, n. 7 del 2002 e nn. 8 e 9 del 2003",
+     [("COST", None, None, "6", 2001), ("COST", None, None, "7", 2002), ("COST", None, None, "8", 2003),
+      ("COST", None, None, "9", 2003)]),
+    # a list with no year: the plural mark makes every number a decision, and no year is made up
+    ("Corte cost., sentt. nn. 15 e 16", [("COST", None, None, "15", None), ("COST", None, None, "16", None)]),
+    # a singular "n." with no year: only the first number is a decision ("5" is the day of a date)
+    ("Cass., n. 1234, 5 luglio 2020", [("CASS", None, None, "1234", 2020)]),
+    ("Corte cost. n. 4, n. 6", [("COST", None, None, "4", None)]),
+])
+def test_lists_of_decisions_of_one_court(text, want):
+    assert _cases(text) == want
+
+
+def test_a_list_sharing_its_year_shares_its_span_and_type():
+    cs = extract_citations("Secondo Corte cost., sentenze n. 31 e n. 32 del 2012, la norma è illegittima.")
+    assert [(c.raw, c.decision_type, c.ecli) for c in cs] == [
+        ("Corte cost., sentenze n. 31 e n. 32 del 2012", "sentenza", "ECLI:IT:COST:2012:31"),
+        ("Corte cost., sentenze n. 31 e n. 32 del 2012", "sentenza", "ECLI:IT:COST:2012:32")]
+
+
+@pytest.mark.parametrize("unit", ["Corte cost., sentt. nn. 1 e ", "nn. 1, 2, 3 e ", "Cass. n. 1 del 2000, n. 2, ",
+                                  "Cass., III Sez., (", "(Sezione Prima Bis) ", "TAR Lazio (ud. 1/2/20) "])
+def test_pathological_case_lists_complete(unit):
+    text = unit * (200_000 // len(unit))
+    out = extract_citations(text)
+    assert all(text[c.start : c.end] == c.raw for c in out[:1000])

@@ -379,10 +379,10 @@ _CASE_EL = re.compile(
     rf"|(?P<lav>lav\.|lavoro)"
     rf"|(?P<tribs>trib(?:\.|utaria(?![a-zà-ù])))"
     rf"|(?P<bare>[IVX]{{1,4}}(?:-bis|-ter)?)(?=\s{{0,3}},)"
-    rf"|(?P<dtype>sent(?:enza|\.)|ord(?:inanza|\.)(?:\s?interl(?:ocutoria|\.))?|decr(?:eto|\.)|dec\.|parere|decisione)"
+    rf"|(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.)(?:\s?interl(?:ocutori[ae]|\.))?|decr(?:et[oi]|\.)|dec\.|parer[ei]|decision[ei])"
     rf"|(?P<date>(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)|(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{4}}(?!\d))"
     rf"|(?P<causa>(?:(?:causa|cause\s+riunite|proc(?:\.|edimento))\s{{0,3}})?(?-i:[CTF])\s?[-–]\s?\d{{1,4}}/\d{{2}}(?![\d/])(?:\s?P\b)?)"
-    rf"|(?P<num>(?:(?:ric(?:\.|orso)\s{{0,3}})?n(?:\.|r\.|°|um\.)|numero){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
+    rf"|(?P<num>(?:(?:ric(?:\.|orso)\s{{0,3}})?n(?:n?\.|r\.|°|um\.)|numer[oi]){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
     rf"|\d{{1,6}}{_S}/{_S}\d{{4}}(?![\d/])"
     rf"|\d{{1,6}}{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))"
     rf"|(?P<year>(?:19|20)\d{{2}})(?![\d/])(?!\.\d)"
@@ -404,17 +404,33 @@ _PLACE = re.compile(
     r"|(?i:" + "|".join(_CITIES) + r")(?![a-zà-ù]))"
 )
 _NUM_PARTS = re.compile(
-    rf"(?:(?:n(?:\.|r\.|°|um\.)|numero){_S})?(?P<n>\d{{1,6}})(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
+    rf"(?:(?:n(?:n?\.|r\.|°|um\.)|numer[oi]){_S})?(?P<n>\d{{1,6}})(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
     re.I,
 )
 _DATE_PARTS = re.compile(
     rf"(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})|(?P<d2>\d{{1,2}})[./-](?P<m2>\d{{1,2}})[./-](?P<y2>\d{{4}})",
     re.I,
 )
+# Lists of decisions of one court: "sentt. nn. 348 e 349 del 2007", "n. 10, n. 11 e n. 82 del 2000".
+# A year (or date) written after the last number is every listed number's; each number keeps its own
+# when it has one ("n. 475 del 1994, n. 355 del 1995": the chain below).
+_LIST_SEP = r"(?:\s{0,3},\s{0,3}(?:ed?\s{1,3})?|\s{1,3}ed?\s{1,3})"
+def _list_num(group: str) -> str:
+    """A listed number (captured as `group`), never the day of a date."""
+    return rf"(?:(?:nn?\.|nr\.){_S})?(?P<{group}>\d{{1,6}})(?!\d|[./-]\d{{1,2}}[./-]\d|\s{{1,3}}(?:{_MONTH_RE}))"
+
+
+_LIST_YEAR = (rf"(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})"
+              rf"|{_S},?\s{{1,3}}del(?:l['’]\s?|\s{{1,3}})(?:anno\s{{1,3}})?(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))")
+_LIST_ITEM = re.compile(_LIST_SEP + _list_num("n"), re.I)
+# the rest of a list after its first number: more numbers, then the year they share (if written)
+_LIST_TAIL = re.compile(rf"(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{1,20}})(?:{_LIST_YEAR})?(?![\d/])", re.I)
 _CASE_CHAIN = re.compile(
-    rf"(?:{_S}[,;]{_S}(?:e\s{{1,3}}|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}e\s{{1,3}})(?P<num>n(?:\.|r\.){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|,?\s{{1,3}}del\s{{1,3}}\d{{4}}(?!\d)))",
+    rf"(?:{_S}[,;]{_S}(?:e\s{{1,3}}|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}e\s{{1,3}})"
+    rf"(?P<num>(?:nn?\.|nr\.){_S}(?P<n>\d{{1,6}})(?!\d)(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{0,20}}){_LIST_YEAR})(?![\d/])",
     re.I,
 )
+_PLURAL_DTYPE = re.compile(r"sentenze|sentt\.|ordinanze|ordd\.|decreti|pareri|decisioni", re.I)
 # "sentenza n. 238 del 2014 della Corte costituzionale": decision before the court
 _CASE_PREFIX = re.compile(
     rf"(?P<dtype>sent(?:enza|\.)|ord(?:inanza|\.))\s{{1,3}}(?P<num>(?:n\.\s{{0,3}})?\d{{1,6}}(?:\s{{0,3}}/\s{{0,3}}(?:\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}))\s{{1,3}}(?:della|dalla|delle)\s{{1,3}}$",
@@ -1274,7 +1290,7 @@ class _Scanner:
                 else:
                     c.court_seat = pm.group("seat2")
                 pos = pm.end()
-        got_num = got_date = used_filler = False
+        got_num = got_date = used_filler = plural = num_year = False
         date_end = pos
         for _ in range(12):
             m = _CASE_EL.match(text, pos)
@@ -1318,6 +1334,7 @@ class _Scanner:
                 c.court_section, c.court_branch = "trib", c.court_branch or "civ"
             elif g == "dtype":
                 v = val.lower()
+                plural = plural or bool(_PLURAL_DTYPE.match(v))
                 c.decision_type = ("sentenza" if v.startswith("sent") else "ordinanza" if v.startswith("ord")
                                    else "decreto" if v.startswith("dec") and v != "decisione" else v)
             elif g == "date":
@@ -1356,7 +1373,8 @@ class _Scanner:
                     c.decision_year = _year(yraw)
                 if nm.group("d") and c.decision_date is None:
                     c.decision_date = _iso(nm.group("d"), nm.group("m"), c.decision_year)
-                got_num = True
+                got_num, num_year = True, bool(yraw)
+                plural = plural or val[:2].lower() == "nn" or val[:6].lower() == "numeri"
                 pos = m.end()
                 break
             pos = m.end()
@@ -1366,8 +1384,20 @@ class _Scanner:
             return start + 1
         if not got_num:
             pos = date_end  # date-only: the citation ends with its date
+        # more numbers sharing the first one's year: "sentt. nn. 348 e 349 del 2007"
+        listed: list[str] = []
+        lm = _LIST_TAIL.match(text, pos) if got_num and not num_year and c.decision_number.isdigit() else None
+        if lm and (lm.group("y2") or lm.group("y4") or plural):
+            listed = [im.group("n") for im in _LIST_ITEM.finditer(lm.group("nums"))]
+            yraw = lm.group("y2") or lm.group("y4")
+            if yraw:
+                c.decision_year = _year(yraw)
+                ldate = _iso(lm.group("d"), lm.group("m"), c.decision_year)
+                if ldate or (c.decision_date and c.decision_date[:4] != str(c.decision_year)):
+                    c.decision_date = ldate
+            pos = lm.end()
         # a trailing date after the number: "n. 456, 12 luglio 2023" / "n. 456 del 12/07/2023"
-        m = _CASE_EL.match(text, pos)
+        m = _CASE_EL.match(text, pos) if not listed else None
         if m and m.lastgroup == "date" and c.decision_date is None:
             dm = _DATE_PARTS.search(m.group("date"))
             if dm and dm.group("d"):
@@ -1381,20 +1411,30 @@ class _Scanner:
         c.end = pos
         c.raw = text[start:pos]
         self.out.append(c)
-        # same court, further decisions: "Cons. Stato, sez. IV, n. 3509 del 2016; n. 472 del 2016"
+        # a list shares its span, as an enumeration of articles does ("artt. 3 e 4")
+        for n in listed:
+            self.out.append(self._same_court(c, start, pos, n, c.decision_year, c.decision_date, c.decision_type))
+        # same court, further decisions: "Cons. Stato, sez. IV, n. 3509 del 2016; n. 472 del 2016",
+        # each with its year or sharing one: "; nn. 10 e 11 del 2001"
+        dtype = c.decision_type if plural else None
         while True:
             m = _CASE_CHAIN.match(text, pos)
             if not m:
                 return pos
-            nm = _NUM_PARTS.match(m.group("num"))
-            yraw = nm.group("y2") or nm.group("y4")
+            year = _year(m.group("y2") or m.group("y4"))
+            date = _iso(m.group("d"), m.group("m"), year)
             s2 = m.start("num")
-            self.out.append(Citation(
-                raw=text[s2 : m.end()], start=s2, end=m.end(), kind="case", court=c.court,
-                court_seat=c.court_seat, court_section=c.court_section, court_branch=c.court_branch,
-                decision_number=str(int(nm.group("n"))), decision_year=_year(yraw),
-            ))
+            nums = [m.group("n")] + [im.group("n") for im in _LIST_ITEM.finditer(m.group("nums"))]
+            for n in nums:
+                self.out.append(self._same_court(c, s2, m.end(), n, year, date, dtype))
             pos = m.end()
+
+    def _same_court(self, c: Citation, s: int, e: int, number: str, year: int | None, date: str | None,
+                    dtype: str | None) -> Citation:
+        """A further decision of the court, seat and section of `c`, spanning text[s:e]."""
+        return Citation(raw=self.text[s:e], start=s, end=e, kind="case", court=c.court, court_seat=c.court_seat,
+                        court_section=c.court_section, court_branch=c.court_branch, decision_type=dtype,
+                        decision_number=str(int(number)), decision_year=year, decision_date=date)
 
     def parse_case_prefixed(self, start: int, anchor: str) -> bool:
         """'sentenza n. 238 del 2014 della Corte costituzionale' (decision before the court)."""
