@@ -653,4 +653,13 @@ FORMS: list[dict] = [
     K("Cons. Stato, sez. III, nn. 1011 e 1012/2021; nn. 77 e 78 del 2022", "CDS", 77, 2022, section="3"),
     K("Cons. Stato, sez. III, nn. 1011 e 1012/2021; nn. 77 e 78 del 2022", "CDS", 78, 2022, section="3"),
     K("Corte cost., sentenze n. 118 del 2015", "COST", 118, 2015, decision_type="sentenza"),
+    # numeric dates with two-digit years; the hearing before the deposit is not the decision's date
+    K("T.A.R. Campania, Napoli, sez. IV, 7.3.18, n. 1450", "TAR", 1450, 2018, decision_date="2018-03-07"),
+    K("Cass. civ., sez. VI, 21/11/17, n. 27600", "CASS", 27600, 2017, decision_date="2017-11-21",
+      ecli="ECLI:IT:CASS:2017:27600CIV"),
+    K("Cass. civ., sez. un., 22-2-2010, n. 4059", "CASS", 4059, 2010, section="U", decision_date="2010-02-22"),
+    K("Cass. pen. Sez. III, Sent., (ud. 23/11/2016) 15/02/2017, n. 7219", "CASS", 7219, 2017, section="3",
+      decision_date="2017-02-15", ecli="ECLI:IT:CASS:2017:7219PEN"),
+    K("Cass. pen., sez. I, 19/12/2018 (dep. 4/3/2019), n. 9407", "CASS", 9407, 2019, decision_date="2019-03-04"),
+    K("Cass. pen., sez. V, ud. 8.6.2015, dep. 10.9.2015, n. 36773", "CASS", 36773, 2015, decision_date="2015-09-10"),
 ]

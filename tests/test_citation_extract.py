@@ -334,3 +334,17 @@ def test_pathological_case_lists_complete(unit):
     text = unit * (200_000 // len(unit))
     out = extract_citations(text)
     assert all(text[c.start : c.end] == c.raw for c in out[:1000])
+
+
+@pytest.mark.parametrize("text,date,year", [
+    ("TAR Puglia, Bari, sez. II, 4.5.20, n. 611", "2020-05-04", 2020),
+    ("Cass. civ., 30-9-99, n. 10876", "1999-09-30", 1999),
+    ("Cass. pen., Sez. II, (ud. 17/10/2023) 9/01/2024, n. 1002", "2024-01-09", 2024),  # the year of the deposit
+    ("Cass. pen., Sez. II, 17/10/2023 (dep. 9/01/2024), n. 1002", "2024-01-09", 2024),
+    ("Cass. pen., Sez. II, 17/10/2023, n. 1002/2024 (dep. 9/1/2024)", "2024-01-09", 2024),
+    ("Cass. pen., Sez. II, (c.c. 17 ottobre 2023) 9 gennaio 2024, n. 1002", "2024-01-09", 2024),
+    ("Cass. civ., 12.13.20, n. 5", None, None),  # not a date: no date or year is made up
+])
+def test_decision_dates_as_written(text, date, year):
+    (c,) = [c for c in extract_citations(text) if c.kind == "case"]
+    assert (c.decision_date, c.decision_year) == (date, year)

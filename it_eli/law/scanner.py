@@ -361,6 +361,13 @@ _TAR_PLACE = re.compile(
     rf"(?:{_S}[,\-–(]{_S}(?:sede(?:\s+staccata)?\s+di\s+|sez(?:\.|ione)\s+staccata\s+di\s+|sede\s+)?(?P<seat>{_SEAT_RE})\)?)?"
     rf"|{_S}[,\-–]?{_S}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
 )
+# a decision's date: "12 febbraio 2021", "10/03/2021", "2.1.19" (one separator, two- or four-digit year)
+_TEXT_DATE = rf"(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)"
+_NUM_DATE = r"\d{1,2}(?P<dsep>[./-])\d{1,2}(?P=dsep)(?:\d{4}|\d{2})(?!\d|[./]\d)"
+_DEPOSIT = r"dep(?:\.|ositata|osito)(?:\s{1,3}(?:il|del))?\s{1,3}"
+# the hearing before the deposit ("(ud. 12/01/2022) 10/03/2022"): not the decision's date
+_HEARING = (rf"(?:ud(?:\.|ienza)|c\.\s?c\.|camera\s+di\s+consiglio)(?:\s{{1,3}}(?:del|dell['’]))?{_S}"
+            rf"(?:{_TEXT_DATE}|{_NUM_DATE.replace('dsep', 'hsep')})")
 # a section's suffix: "VI-3", "6-1", "IV-bis", "III T"; never the "n" of "sez. I n. 123"
 _SEZ_SUF = r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?"
 # a section's ordinal in words or as "3ª": "Sezione Terza", "Sezione Seconda Bis", "Terza Sezione", "3ª sez."
@@ -380,7 +387,8 @@ _CASE_EL = re.compile(
     rf"|(?P<tribs>trib(?:\.|utaria(?![a-zà-ù])))"
     rf"|(?P<bare>[IVX]{{1,4}}(?:-bis|-ter)?)(?=\s{{0,3}},)"
     rf"|(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.)(?:\s?interl(?:ocutori[ae]|\.))?|decr(?:et[oi]|\.)|dec\.|parer[ei]|decision[ei])"
-    rf"|(?P<date>(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)|(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{4}}(?!\d))"
+    rf"|(?P<hearing>(?P<hpar>\({_S})?{_HEARING}(?(hpar){_S}\)))"
+    rf"|(?P<date>(?P<dpar>\({_S}(?=dep))?(?:del\s+|{_DEPOSIT})?(?:{_TEXT_DATE}|{_NUM_DATE})(?(dpar){_S}\)))"
     rf"|(?P<causa>(?:(?:causa|cause\s+riunite|proc(?:\.|edimento))\s{{0,3}})?(?-i:[CTF])\s?[-–]\s?\d{{1,4}}/\d{{2}}(?![\d/])(?:\s?P\b)?)"
     rf"|(?P<num>(?:(?:ric(?:\.|orso)\s{{0,3}})?n(?:n?\.|r\.|°|um\.)|numer[oi]){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
     rf"|\d{{1,6}}{_S}/{_S}\d{{4}}(?![\d/])"
@@ -408,7 +416,7 @@ _NUM_PARTS = re.compile(
     re.I,
 )
 _DATE_PARTS = re.compile(
-    rf"(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})|(?P<d2>\d{{1,2}})[./-](?P<m2>\d{{1,2}})[./-](?P<y2>\d{{4}})",
+    rf"(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})|(?P<d2>\d{{1,2}})[./-](?P<m2>\d{{1,2}})[./-](?P<y2>\d{{4}}|\d{{2}})(?!\d)",
     re.I,
 )
 # Lists of decisions of one court: "sentt. nn. 348 e 349 del 2007", "n. 10, n. 11 e n. 82 del 2000".
@@ -606,6 +614,36 @@ def _is_long(key: str) -> bool:
 
 def _roman(s: str) -> str:
     return str(roman_to_int(s) or s)
+
+
+def _case_date(raw: str) -> tuple[str | None, int | None]:
+    """(ISO date, year) of a decision's date as written ('2.1.19' -> 2019-01-02); (None, None) if none."""
+    dm = _DATE_PARTS.search(raw)
+    if not dm:
+        return None, None
+    if dm.group("d"):
+        y = int(dm.group("y"))
+        return _iso(dm.group("d"), dm.group("m"), y), y
+    y = _year(dm.group("y2"))
+    return _iso(dm.group("d2"), dm.group("m2"), y), y
+
+
+def _is_deposit(raw: str) -> bool:
+    return raw.lstrip("( ").lower().startswith("dep")
+
+
+def _take_date(c: Citation, raw: str) -> None:
+    """Date a decision by the first date written, or by its deposit when that follows
+    ("12/01/2022 (dep. 10/03/2022)"): a decision is numbered and dated when deposited."""
+    iso, y = _case_date(raw)
+    if not iso:
+        return  # "12.13.20" is no date, and its "20" no year
+    if c.decision_date is None:
+        c.decision_date, c.decision_year = iso, c.decision_year or y
+    elif _is_deposit(raw) and c.decision_date != iso:
+        if c.decision_year == int(c.decision_date[:4]):
+            c.decision_year = y  # the year came from the hearing's date
+        c.decision_date = iso
 
 
 def _section_code(raw: str) -> str:
@@ -1338,17 +1376,11 @@ class _Scanner:
                 c.decision_type = ("sentenza" if v.startswith("sent") else "ordinanza" if v.startswith("ord")
                                    else "decreto" if v.startswith("dec") and v != "decisione" else v)
             elif g == "date":
-                dm = _DATE_PARTS.search(val)
-                if dm and c.decision_date is None:
-                    if dm.group("d"):
-                        y = int(dm.group("y"))
-                        c.decision_date = _iso(dm.group("d"), dm.group("m"), y)
-                    else:
-                        y = int(dm.group("y2"))
-                        c.decision_date = _iso(dm.group("d2"), dm.group("m2"), y)
-                    c.decision_year = c.decision_year or y
+                _take_date(c, val)
                 if not got_date:
                     got_date, date_end = not used_filler, m.end()
+            elif g == "hearing":
+                pass  # "(ud. 12/01/2022)": the hearing, not the decision's date
             elif g == "year":
                 c.decision_year = c.decision_year or int(val)
             elif g == "filler":
@@ -1398,13 +1430,8 @@ class _Scanner:
             pos = lm.end()
         # a trailing date after the number: "n. 456, 12 luglio 2023" / "n. 456 del 12/07/2023"
         m = _CASE_EL.match(text, pos) if not listed else None
-        if m and m.lastgroup == "date" and c.decision_date is None:
-            dm = _DATE_PARTS.search(m.group("date"))
-            if dm and dm.group("d"):
-                c.decision_date = _iso(dm.group("d"), dm.group("m"), int(dm.group("y")))
-            elif dm:
-                c.decision_date = _iso(dm.group("d2"), dm.group("m2"), int(dm.group("y2")))
-            c.decision_year = c.decision_year or int(c.decision_date[:4]) if c.decision_date else c.decision_year
+        if m and m.lastgroup == "date" and (c.decision_date is None or _is_deposit(m.group("date"))):
+            _take_date(c, m.group("date"))
             pos = m.end()
         if c.decision_year is None and c.decision_date:
             c.decision_year = int(c.decision_date[:4])
