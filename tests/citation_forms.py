@@ -662,4 +662,14 @@ FORMS: list[dict] = [
       decision_date="2017-02-15", ecli="ECLI:IT:CASS:2017:7219PEN"),
     K("Cass. pen., sez. I, 19/12/2018 (dep. 4/3/2019), n. 9407", "CASS", 9407, 2019, decision_date="2019-03-04"),
     K("Cass. pen., sez. V, ud. 8.6.2015, dep. 10.9.2015, n. 36773", "CASS", 36773, 2015, decision_date="2015-09-10"),
+    # the court named after the decision, or far from its number
+    K("le sentenze nn. 120 e 121 del 2018 della Corte costituzionale", "COST", 120, 2018, ecli="ECLI:IT:COST:2018:120"),
+    K("le sentenze nn. 120 e 121 del 2018 della Corte costituzionale", "COST", 121, 2018, ecli="ECLI:IT:COST:2018:121"),
+    K("l'ordinanza n. 17/2019 della Corte di cassazione", "CASS", 17, 2019, decision_type="ordinanza"),
+    K("la sentenza n. 2716/2017 del Tribunale di Bari", "TRIB", 2716, 2017, seat="Bari"),
+    K("la sentenza n. 5 del 2019 dell'Adunanza plenaria", "CDS", 5, 2019, section="plen"),
+    K("Il Tribunale di Torino, sezione specializzata in materia di impresa, con sentenza 9 aprile 2019, n. 1756",
+      "TRIB", 1756, 2019, seat="Torino", decision_date="2019-04-09"),
+    K("La Corte d'appello di Firenze, sezione prima civile, con la sentenza n. 602 del 2020", "APP", 602, 2020,
+      seat="Firenze", section="1"),
 ]

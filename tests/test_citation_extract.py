@@ -348,3 +348,19 @@ def test_pathological_case_lists_complete(unit):
 def test_decision_dates_as_written(text, date, year):
     (c,) = [c for c in extract_citations(text) if c.kind == "case"]
     assert (c.decision_date, c.decision_year) == (date, year)
+
+
+@pytest.mark.parametrize("text,want", [
+    ("Con l'ordinanza n. 97 del 2021 la Corte costituzionale ha rinviato la trattazione",
+     [("COST", None, None, "97", 2021)]),
+    ("Con sentenza n. 3000/2015, il Consiglio di Stato ha respinto", [("CDS", None, None, "3000", 2015)]),
+    ("con le sentenze nn. 12 e 13 del 2016 la Corte costituzionale", [("COST", None, None, "12", 2016),
+                                                                     ("COST", None, None, "13", 2016)]),
+    ("l'ordinanza n. 8 del 2017 della Corte di cassazione", [("CASS", None, None, "8", 2017)]),
+    # without "con" the court after the decision may be another one: nothing is read
+    ("Avverso la sentenza n. 41/2016 il Consiglio di Stato ha accolto l'appello", []),
+    ("Il Tribunale di Venezia, sezione specializzata in materia di impresa, con sentenza 3 marzo 2020, n. 501",
+     [("TRIB", "specializzata in materia di impresa", None, "501", 2020)]),
+])
+def test_court_named_after_or_far_from_its_decision(text, want):
+    assert _cases(text) == want

@@ -382,7 +382,8 @@ _CASE_EL = re.compile(
     rf"(?:{_S}\))?"
     rf"|{_SEZ_WORD}\s{{0,3}}(?P<sezw>{_SEZ_ORD})(?:{_S}\))?"
     rf"|(?P<sezpre>(?:[IVX]{{1,4}}(?:[-\s](?:bis|ter|quater))?|{_SEZ_ORD})\s{{1,3}}{_SEZ_WORD})(?:{_S}\))?"
-    rf"|(?P<sezx>(?:[Ss]ez(?:ioni|ione|\.)|[Ss]ezz\.)\s{{0,3}}(?:(?:[a-zà-ù]{{2,12}}\.?|per\s+(?:la|il|l['’]))\s{{0,3}}){{1,4}})"
+    # a section named in words: "sez. giur.", "sezione specializzata in materia di impresa"
+    rf"|(?P<sezx>(?:[Ss]ez(?:ioni|ione|\.)|[Ss]ezz\.)\s{{0,3}}(?:(?:[a-zà-ù]{{2,16}}\.?|per\s+(?:la|il|l['’]))\s{{0,3}}){{1,6}})"
     rf"|(?P<lav>lav\.|lavoro)"
     rf"|(?P<tribs>trib(?:\.|utaria(?![a-zà-ù])))"
     rf"|(?P<bare>[IVX]{{1,4}}(?:-bis|-ter)?)(?=\s{{0,3}},)"
@@ -441,9 +442,15 @@ _CASE_CHAIN = re.compile(
 _PLURAL_DTYPE = re.compile(r"sentenze|sentt\.|ordinanze|ordd\.|decreti|pareri|decisioni", re.I)
 # "sentenza n. 238 del 2014 della Corte costituzionale": decision before the court
 _CASE_PREFIX = re.compile(
-    rf"(?P<dtype>sent(?:enza|\.)|ord(?:inanza|\.))\s{{1,3}}(?P<num>(?:n\.\s{{0,3}})?\d{{1,6}}(?:\s{{0,3}}/\s{{0,3}}(?:\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}))\s{{1,3}}(?:della|dalla|delle)\s{{1,3}}$",
+    rf"(?P<con>con\s{{1,3}}(?:la\s{{1,3}}|le\s{{1,3}}|l['’]\s?)?)?(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}}"
+    rf"(?P<nums>(?:nn?\.\s{{0,3}})?\d{{1,6}}(?:{_LIST_SEP}(?:nn?\.\s{{0,3}})?\d{{1,6}}(?!\d)){{0,20}})"
+    rf"(?:\s{{0,3}}/\s{{0,3}}(?P<y2>\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))"
+    # "... della Corte"; or, after "con", the court as the subject: "Con l'ordinanza n. 207 del 2018 la Corte
+    # costituzionale" (without "con" the subject may be another court: "avverso la sentenza n. 5/2020 la Corte d'appello")
+    rf"{_S},?\s{{1,3}}(?:(?P<of>della|dalla|delle|del|dal)\s{{1,3}}|(?P<of2>dell|dall)['’]\s?|(?:la|il)\s{{1,3}}|l['’]\s?)$",
     re.I,
 )
+_PREFIX_WINDOW = 160  # characters looked back for the decision a court name follows
 
 _ECLI = re.compile(r"(?i:ECLI:IT):(?P<court>[A-Za-z0-9]{1,7}):(?P<year>\d{4}):(?P<ord>[A-Za-z0-9.]{1,25})(?<!\.)")
 
@@ -1389,7 +1396,7 @@ class _Scanner:
                 if not got_date:
                     c.court_seat = c.court_seat or val
             elif g == "sezx":
-                c.court_section = c.court_section or re.sub(r"\s+", " ", val.strip()).lower().removeprefix("sez. ")
+                c.court_section = c.court_section or re.sub(r"^sez(?:ioni|ione|z?\.)\s?", "", re.sub(r"\s+", " ", val.strip()).lower())
             elif g == "causa":
                 cm = re.search(r"([CTF])\s?[-–]\s?(\d{1,4})/(\d{2})", val)
                 c.decision_number = f"{cm.group(1)}-{int(cm.group(2))}/{cm.group(3)}"
@@ -1464,27 +1471,36 @@ class _Scanner:
                         decision_number=str(int(number)), decision_year=year, decision_date=date)
 
     def parse_case_prefixed(self, start: int, anchor: str) -> bool:
-        """'sentenza n. 238 del 2014 della Corte costituzionale' (decision before the court)."""
-        window = self.text[max(0, start - 60) : start]
+        """'sentenza n. 238 del 2014 della Corte costituzionale', 'le sentenze nn. 5 e 6 del 2001 del
+        Consiglio di Stato', 'Con l'ordinanza n. 207 del 2018 la Corte costituzionale' (decision before
+        the court): one citation per number, spanning decision and court."""
+        text = self.text
+        window = text[max(0, start - _PREFIX_WINDOW) : start]
         m = _CASE_PREFIX.search(window)
-        if not m:
+        if not m or not (m.group("of") or m.group("of2") or m.group("con")):
             return False
         court = court_of(anchor)
-        nm = _NUM_PARTS.match(m.group("num").replace("n.", "").strip())
-        if not nm:
-            return False
-        s = start - len(window) + m.start()
-        tm = re.match(r"\S*(?:\s+(?i:costituzionale|di\s+stato|di\s+cassazione|d['’]\s?appello|dei\s+conti|EDU))?",
-                      self.text[start : start + 40])
-        e = start + (tm.end() if tm else len(anchor))
-        yraw = nm.group("y2") or nm.group("y4")
+        s = start - len(window) + m.start("dtype")
+        e = start + len(anchor)
+        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b)?", text[e : e + 12])
+        e += tm.end()
+        seat = section = None
+        if court in _SEATED:
+            pm = _PLACE.match(text, e)
+            if pm:
+                seat, e = _seat_name(pm.group("place")), pm.end()
+        elif court == "CDS" and anchor[:2].lower() == "ad":
+            section = "plen"
+            sm = _PLEN_OF_CDS.match(text, e)
+            e = sm.end() if sm else e
+        year = _year(m.group("y2") or m.group("y4"))
         v = m.group("dtype").lower()
-        self.out.append(Citation(
-            raw=self.text[s:e], start=s, end=e, kind="case", court=court,
-            decision_type="sentenza" if v.startswith("sent") else "ordinanza",
-            decision_number=str(int(nm.group("n"))), decision_year=_year(yraw),
-            decision_date=_iso(nm.group("d"), nm.group("m"), _year(yraw)),
-        ))
+        for n in re.findall(r"\d+", m.group("nums")):
+            self.out.append(Citation(
+                raw=text[s:e], start=s, end=e, kind="case", court=court, court_seat=seat, court_section=section,
+                decision_type="sentenza" if v.startswith("sent") else "ordinanza",
+                decision_number=str(int(n)), decision_year=year, decision_date=_iso(m.group("d"), m.group("m"), year),
+            ))
         return True
 
     def run(self) -> list[Citation]:
@@ -1521,7 +1537,7 @@ class _Scanner:
                 new = self.parse_case(s, anchor)
                 if new == s + 1:
                     if self.parse_case_prefixed(s, anchor):
-                        new = m.end()
+                        new = max(m.end(), self.out[-1].end)
                 pos = max(new, m.end()) if new != s + 1 else s + 1
             else:
                 pos = self.parse_act_mention(s)
