@@ -653,6 +653,10 @@ FORMS: list[dict] = [
     K("Cons. Stato, sez. III, nn. 1011 e 1012/2021; nn. 77 e 78 del 2022", "CDS", 77, 2022, section="3"),
     K("Cons. Stato, sez. III, nn. 1011 e 1012/2021; nn. 77 e 78 del 2022", "CDS", 78, 2022, section="3"),
     K("Corte cost., sentenze n. 118 del 2015", "COST", 118, 2015, decision_type="sentenza"),
+    K("Corte cost., sentenze nn. 262/2009 e 23/2011", "COST", 262, 2009),
+    K("Corte cost., sentenze nn. 262/2009 e 23/2011", "COST", 23, 2011),
+    K("Corte cost., ord. n. 103/2008; sent. n. 102/2008", "COST", 103, 2008, decision_type="ordinanza"),
+    K("Corte cost., ord. n. 103/2008; sent. n. 102/2008", "COST", 102, 2008, decision_type="sentenza"),
     # numeric dates with two-digit years; the hearing before the deposit is not the decision's date
     K("T.A.R. Campania, Napoli, sez. IV, 7.3.18, n. 1450", "TAR", 1450, 2018, decision_date="2018-03-07"),
     K("Cass. civ., sez. VI, 21/11/17, n. 27600", "CASS", 27600, 2017, decision_date="2017-11-21",

@@ -436,7 +436,8 @@ _LIST_ITEM = re.compile(_LIST_SEP + _list_num("n"), re.I)
 _LIST_TAIL = re.compile(rf"(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{1,20}})(?:{_LIST_YEAR})?(?![\d/])", re.I)
 _CASE_CHAIN = re.compile(
     rf"(?:{_S}[,;]{_S}(?:e\s{{1,3}}|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}e\s{{1,3}})"
-    rf"(?P<num>(?:nn?\.|nr\.){_S}(?P<n>\d{{1,6}})(?!\d)(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{0,20}}){_LIST_YEAR})(?![\d/])",
+    rf"(?P<dt>(?:sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}})?"  # "ord. n. 475/1994; sent. n. 5/1995"
+    rf"(?P<num>(?P<mark>(?:nn?\.|nr\.){_S})?(?P<n>\d{{1,6}})(?!\d)(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{0,20}}){_LIST_YEAR})(?![\d/])",
     re.I,
 )
 _PLURAL_DTYPE = re.compile(r"sentenze|sentt\.|ordinanze|ordd\.|decreti|pareri|decisioni", re.I)
@@ -1453,11 +1454,15 @@ class _Scanner:
         dtype = c.decision_type if plural else None
         while True:
             m = _CASE_CHAIN.match(text, pos)
-            if not m:
-                return pos
+            if not m or not (m.group("mark") or plural):
+                return pos  # a bare "5/2020" continues only a list opened in the plural ("sentenze nn. ...")
+            if m.group("dt"):
+                v = m.group("dt").lower()
+                dtype = "sentenza" if v.startswith("sent") else "ordinanza"
+                plural = plural or bool(_PLURAL_DTYPE.match(v))
             year = _year(m.group("y2") or m.group("y4"))
             date = _iso(m.group("d"), m.group("m"), year)
-            s2 = m.start("num")
+            s2 = m.start("dt") if m.group("dt") else m.start("num")
             nums = [m.group("n")] + [im.group("n") for im in _LIST_ITEM.finditer(m.group("nums"))]
             for n in nums:
                 self.out.append(self._same_court(c, s2, m.end(), n, year, date, dtype))
