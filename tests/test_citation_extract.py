@@ -296,6 +296,8 @@ def test_cassazione_sections_after_the_name_are_not_other_courts(text, want):
     ("Cass., Sez. lavoro, n. 4/2013", ("CASS", "lav", "civ", "4", 2013)),
     ("TAR Lazio, Roma (Sezione Prima Bis), n. 6/2022", ("TAR", "1-bis", None, "6", 2022)),
     ("Cons. Stato (Sez. V), n. 5/2014", ("CDS", "5", None, "5", 2014)),
+    ("Cass. civ. Sez. VI - 2, n. 11/2019", ("CASS", "6-2", "civ", "11", 2019)),
+    ("Cass. civ., Sez. L, n. 12/2019", ("CASS", "lav", "civ", "12", 2019)),
 ])
 def test_sections_in_words_and_before_sezione(text, want):
     assert _cases(text) == [want]

@@ -369,7 +369,9 @@ _DEPOSIT = r"dep(?:\.|ositata|osito)(?:\s{1,3}(?:il|del))?\s{1,3}"
 _HEARING = (rf"(?:ud(?:\.|ienza)|c\.\s?c\.|camera\s+di\s+consiglio)(?:\s{{1,3}}(?:del|dell['’]))?{_S}"
             rf"(?:{_TEXT_DATE}|{_NUM_DATE.replace('dsep', 'hsep')})")
 # a section's suffix: "VI-3", "6-1", "IV-bis", "III T"; never the "n" of "sez. I n. 123"
-_SEZ_SUF = r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?"
+# (a spaced "VI - 3" too, as the databases print it, but never the day of a date: "sez. III - 5 marzo 2021")
+_SEZ_SUF = (r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)"
+            rf"|\s{{1,2}}[-–]\s{{1,2}}\d(?!\d|\s{{0,3}}(?:{_MONTH_RE})|\s?[./-]\s?\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?")
 # a section's ordinal in words or as "3ª": "Sezione Terza", "Sezione Seconda Bis", "Terza Sezione", "3ª sez."
 _SEZ_ORD = (rf"(?:{ORDINAL_RE}|\d{{1,2}}\s?[ªº°])(?![a-zà-ù])(?:[-\s]{{1,2}}(?:bis|ter|quater)(?![a-zà-ù]))?")
 _SEZ_WORD = r"(?:[Ss]ez(?:ione(?![a-zà-ù])|\.)|SEZ(?:IONE|\.))"
@@ -378,7 +380,7 @@ _CASE_EL = re.compile(
     rf"(?P<branch>civ(?:il[ei](?![a-zà-ù])|\.)|pen(?:al[ei](?![a-zà-ù])|\.))"
     rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
-    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}{_SEZ_SUF}|quater|stralcio)"
+    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|(?-i:[LF])\.?(?![A-Za-zà-ù])|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}{_SEZ_SUF}|quater|stralcio)"
     rf"(?:{_S}\))?"
     rf"|{_SEZ_WORD}\s{{0,3}}(?P<sezw>{_SEZ_ORD})(?:{_S}\))?"
     rf"|(?P<sezpre>(?:[IVX]{{1,4}}(?:[-\s](?:bis|ter|quater))?|{_SEZ_ORD})\s{{1,3}}{_SEZ_WORD})(?:{_S}\))?"
@@ -1352,6 +1354,7 @@ class _Scanner:
                 c.court_section = "plen"
             elif g == "sez":
                 v = val.rstrip(".").lower()
+                v = {"l": "lav", "f": "fer"}.get(v, v)  # the Cassazione's own codes: "Sez. L", "Sez. F"
                 if v.startswith("lav"):
                     c.court_section, c.court_branch = "lav", c.court_branch or "civ"
                 elif v.startswith("trib"):
@@ -1364,7 +1367,8 @@ class _Scanner:
                     rm = re.match(r"([ivx]+|\d+)(.*)", v)
                     if rm:
                         base = _roman(rm.group(1).upper()) if rm.group(1)[0] in "ivx" else str(int(rm.group(1)))
-                        c.court_section = base + (("-" + rm.group(2).strip(" -")) if rm.group(2).strip(" -") else "")
+                        suf = rm.group(2).strip(" -–")
+                        c.court_section = base + ("-" + suf if suf else "")
                     else:
                         c.court_section = v
             elif g in ("sezw", "sezpre"):
