@@ -376,7 +376,7 @@ _SEZ_SUF = (r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)"
 _SEZ_ORD = (rf"(?:{ORDINAL_RE}|\d{{1,2}}\s?[ªº°])(?![a-zà-ù])(?:[-\s]{{1,2}}(?:bis|ter|quater)(?![a-zà-ù]))?")
 _SEZ_WORD = r"(?:[Ss]ez(?:ione(?![a-zà-ù])|\.)|SEZ(?:IONE|\.))"
 _CASE_EL = re.compile(
-    rf"{_S}[,;]?{_S}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s)){_S})?(?:"
+    rf"{_S}[,;\-–]?{_S}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s)){_S})?(?:"
     rf"(?P<branch>civ(?:il[ei](?![a-zà-ù])|\.)|pen(?:al[ei](?![a-zà-ù])|\.))"
     rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
