@@ -368,6 +368,12 @@ def test_decision_dates_as_written(text, date, year):
     ("Avverso la sentenza n. 41/2016 il Consiglio di Stato ha accolto l'appello", []),
     ("Il Tribunale di Venezia, sezione specializzata in materia di impresa, con sentenza 3 marzo 2020, n. 501",
      [("TRIB", "specializzata in materia di impresa", None, "501", 2020)]),
+    ("Con la sentenza 2 febbraio 2018, n. 90, il Tribunale di Pisa ha", [("TRIB", None, None, "90", 2018)]),
+    ("la Corte costituzionale, già con la sentenza n. 31 del 1998", [("COST", None, None, "31", 1998)]),
+    ("la Corte costituzionale, da ultimo con la sentenza n. 88 del 2022", [("COST", None, None, "88", 2022)]),
+    ("Il Tribunale di Lecce, in funzione di giudice del lavoro, con sentenza n. 14/2011",
+     [("TRIB", None, None, "14", 2011)]),
+    ("la Corte costituzionale ha poi detto nel 2019", []),
 ])
 def test_court_named_after_or_far_from_its_decision(text, want):
     assert _cases(text) == want

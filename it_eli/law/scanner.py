@@ -397,7 +397,13 @@ _CASE_EL = re.compile(
     rf"|\d{{1,6}}{_S}/{_S}\d{{4}}(?![\d/])"
     rf"|\d{{1,6}}{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))"
     rf"|(?P<year>(?:19|20)\d{{2}})(?![\d/])(?!\.\d)"
-    rf"|(?P<filler>(?:a|con|la|le|sua|nella|nelle|recente|nota|celebre|citata|pronuncia|in|data)(?![a-zà-ù]))"
+    # how the court sat, between its name and its decision: skipped
+    rf"|(?P<qual>in\s{{1,3}}(?:sede\s{{1,3}}(?:giurisdizionale|consultiva|di\s{{1,3}}rinvio|penale|civile)"
+    rf"|composizione\s{{1,3}}(?:monocratica|collegiale)|funzione\s{{1,3}}di\s{{1,3}}giudice\s{{1,3}}(?:del\s{{1,3}}lavoro|d['’]\s?appello|tutelare)"
+    rf")(?![a-zà-ù]))"
+    rf"|(?P<filler>(?:a|con|la|le|sua|nella|nelle|recente|nota|celebre|citata|pronuncia|in|data"
+    rf"|già|anche|poi|infine|ancora|inoltre|pure|stessa|medesima|richiamata|ricordata|storica|successiva|precedente"
+    rf"|da\s{{1,3}}ultimo|di\s{{1,3}}recente)(?![a-zà-ù]))"
     rf"|(?P<gc>G\.\s?C\.|GC\b|Grande\s+(?:Camera|Sezione|Chambre))"
     rf"|(?P<place>(?-i:[A-Z])[a-zà-ù'’]{{2,}}(?:[\s-]{{1,2}}(?-i:[A-Z])[a-zà-ù'’]{{2,}}){{0,2}})"
     rf")",
@@ -446,8 +452,10 @@ _PLURAL_DTYPE = re.compile(r"sentenze|sentt\.|ordinanze|ordd\.|decreti|pareri|de
 # "sentenza n. 238 del 2014 della Corte costituzionale": decision before the court
 _CASE_PREFIX = re.compile(
     rf"(?P<con>con\s{{1,3}}(?:la\s{{1,3}}|le\s{{1,3}}|l['’]\s?)?)?(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}}"
-    rf"(?P<nums>(?:nn?\.\s{{0,3}})?\d{{1,6}}(?:{_LIST_SEP}(?:nn?\.\s{{0,3}})?\d{{1,6}}(?!\d)){{0,20}})"
+    rf"(?:(?P<nums>(?:nn?\.\s{{0,3}})?\d{{1,6}}(?:{_LIST_SEP}(?:nn?\.\s{{0,3}})?\d{{1,6}}(?!\d)){{0,20}})"
     rf"(?:\s{{0,3}}/\s{{0,3}}(?P<y2>\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))"
+    # date first: "Con la sentenza 12 maggio 2021, n. 4001, il Tribunale di Milano"
+    rf"|(?:del\s{{1,3}})?(?P<dd>\d{{1,2}}|1°)\s{{1,3}}(?P<dm>{_MONTH_RE})\s{{1,3}}(?P<dy>\d{{4}}){_S},?{_S}n\.{_S}(?P<dn>\d{{1,6}})(?![\d/]))"
     # "... della Corte"; or, after "con", the court as the subject: "Con l'ordinanza n. 207 del 2018 la Corte
     # costituzionale" (without "con" the subject may be another court: "avverso la sentenza n. 5/2020 la Corte d'appello")
     rf"{_S},?\s{{1,3}}(?:(?P<of>della|dalla|delle|del|dal)\s{{1,3}}|(?P<of2>dell|dall)['’]\s?|(?:la|il)\s{{1,3}}|l['’]\s?)$",
@@ -1502,13 +1510,18 @@ class _Scanner:
             section = "plen"
             sm = _PLEN_OF_CDS.match(text, e)
             e = sm.end() if sm else e
-        year = _year(m.group("y2") or m.group("y4"))
+        if m.group("dn"):
+            nums, year = [m.group("dn")], _year(m.group("dy"))
+            date = _iso(m.group("dd"), m.group("dm"), year)
+        else:
+            nums, year = re.findall(r"\d+", m.group("nums")), _year(m.group("y2") or m.group("y4"))
+            date = _iso(m.group("d"), m.group("m"), year)
         v = m.group("dtype").lower()
-        for n in re.findall(r"\d+", m.group("nums")):
+        for n in nums:
             self.out.append(Citation(
                 raw=text[s:e], start=s, end=e, kind="case", court=court, court_seat=seat, court_section=section,
                 decision_type="sentenza" if v.startswith("sent") else "ordinanza",
-                decision_number=str(int(n)), decision_year=year, decision_date=_iso(m.group("d"), m.group("m"), year),
+                decision_number=str(int(n)), decision_year=year, decision_date=date,
             ))
         return True
 
