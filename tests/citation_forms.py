@@ -681,6 +681,7 @@ FORMS: list[dict] = [
       "TRIB", 1756, 2019, seat="Torino", decision_date="2019-04-09"),
     K("La Corte d'appello di Firenze, sezione prima civile, con la sentenza n. 602 del 2020", "APP", 602, 2020,
       seat="Firenze", section="1"),
+    K("Corte App. Genova, sez. I, n. 321/2016", "APP", 321, 2016, seat="Genova", section="1"),
     K("Consiglio di Stato in sede giurisdizionale, Sez. V, n. 1750/2019", "CDS", 1750, 2019, section="5"),
     K("Tribunale di Bergamo, in composizione monocratica, sentenza n. 903 del 2015", "TRIB", 903, 2015, seat="Bergamo"),
     K("la sentenza del 14 luglio 2016, n. 119 della Corte d'appello di Brescia", "APP", 119, 2016, seat="Brescia",

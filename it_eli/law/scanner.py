@@ -477,7 +477,7 @@ _OTHER_COURT_LIST: list[tuple[str, str]] = [
     (r"Corte\s+(?:dei\s+)?[Cc]onti|C\.\s?[Cc]onti\b", "CCONTI"),
     # "d'appello" and "di Appello" (elision is not always written) name the same courts
     (r"Corte\s+(?:d['’]\s?|di\s+)[Aa]ssise(?:\s+(?:d['’]\s?|di\s+)[Aa]ppello)?|C\.\s?[Aa]ss\.", "ASSISE"),
-    (r"Corte\s+(?:d['’]\s?|di\s+)[Aa]ppello|C\.\s?[Aa]pp\.|App\.(?=\s{1,3}[A-Z])|App\.$", "APP"),
+    (r"Corte\s+(?:(?:d['’]\s?|di\s+)[Aa]ppello|[Aa]pp\.)|C\.\s?[Aa]pp\.|App\.(?=\s{1,3}[A-Z])|App\.$", "APP"),
     (r"[Tt]rib(?:\.|unale\b)", "TRIB"),
 ]
 _OTHER_COURTS = "|".join(p for p, _ in _OTHER_COURT_LIST)
