@@ -658,6 +658,8 @@ FORMS: list[dict] = [
     K("Corte cost., sentenze n. 118 del 2015", "COST", 118, 2015, decision_type="sentenza"),
     K("Corte cost., sentenze nn. 262/2009 e 23/2011", "COST", 262, 2009),
     K("Corte cost., sentenze nn. 262/2009 e 23/2011", "COST", 23, 2011),
+    K("Corte cost., sent. n. 10/2015 e 70/2015", "COST", 10, 2015),
+    K("Corte cost., sent. n. 10/2015 e 70/2015", "COST", 70, 2015),
     K("Corte cost., ord. n. 103/2008; sent. n. 102/2008", "COST", 103, 2008, decision_type="ordinanza"),
     K("Corte cost., ord. n. 103/2008; sent. n. 102/2008", "COST", 102, 2008, decision_type="sentenza"),
     # numeric dates with two-digit years; the hearing before the deposit is not the decision's date

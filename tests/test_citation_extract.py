@@ -321,8 +321,10 @@ def test_sections_in_words_and_before_sezione(text, want):
     # after a plural each number may carry its own year, with no "n." again
     ("Corte cost., sentt. nn. 5/2003 e 6/2004", [("COST", None, None, "5", 2003), ("COST", None, None, "6", 2004)]),
     ("Cons. Stato, sentenze n. 9 del 2012 e 10 del 2013", [("CDS", None, None, "9", 2012), ("CDS", None, None, "10", 2013)]),
-    # after a singular a bare "n/yyyy" is not the court's: "241/1990" may be a law
+    # after a singular a bare "n/yyyy" joined by a comma alone is not the court's: "241/1990" may be a law
     ("Cass. n. 5/2020, 241/1990", [("CASS", None, None, "5", 2020)]),
+    # joined by "e" it is the next decision of the list
+    ("Corte cost., sent. n. 70/2015 e 178/2015", [("COST", None, None, "70", 2015), ("COST", None, None, "178", 2015)]),
 ])
 def test_lists_of_decisions_of_one_court(text, want):
     assert _cases(text) == want

@@ -443,7 +443,7 @@ _LIST_ITEM = re.compile(_LIST_SEP + _list_num("n"), re.I)
 # the rest of a list after its first number: more numbers, then the year they share (if written)
 _LIST_TAIL = re.compile(rf"(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{1,20}})(?:{_LIST_YEAR})?(?![\d/])", re.I)
 _CASE_CHAIN = re.compile(
-    rf"(?:{_S}[,;]{_S}(?:e\s{{1,3}}|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}e\s{{1,3}})"
+    rf"(?:{_S}[,;]{_S}(?:(?P<and>e\s{{1,3}})|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}(?P<and2>e)\s{{1,3}})"
     rf"(?P<dt>(?:sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}})?"  # "ord. n. 475/1994; sent. n. 5/1995"
     rf"(?P<num>(?P<mark>(?:nn?\.|nr\.){_S})?(?P<n>\d{{1,6}})(?!\d)(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{0,20}}){_LIST_YEAR})(?![\d/])",
     re.I,
@@ -1466,8 +1466,10 @@ class _Scanner:
         dtype = c.decision_type if plural else None
         while True:
             m = _CASE_CHAIN.match(text, pos)
-            if not m or not (m.group("mark") or plural):
-                return pos  # a bare "5/2020" continues only a list opened in the plural ("sentenze nn. ...")
+            if not m or not (m.group("mark") or plural or m.group("and") or m.group("and2")):
+                # a bare "5/2020" continues a list opened in the plural ("sentenze nn. ...") or joined by "e"
+                # ("sent. n. 348/2007 e 349/2007"); after a comma alone it may be a law ("Cass. n. 5/2020, 241/1990")
+                return pos
             if m.group("dt"):
                 v = m.group("dt").lower()
                 dtype = "sentenza" if v.startswith("sent") else "ordinanza"
