@@ -627,6 +627,8 @@ FORMS: list[dict] = [
     K("Cass. pen., Sezione Seconda, n. 30141/2019", "CASS", 30141, 2019, section="2", court_branch="pen"),
     K("Cass., VI Sezione penale, 14 maggio 2014, n. 19885", "CASS", 19885, 2014, section="6", court_branch="pen"),
     K("Cass. civ., II Sez., ord. n. 3089/2022", "CASS", 3089, 2022, section="2"),
+    K("Cass. pen., 4^ sez., 10 luglio 2018, n. 31490", "CASS", 31490, 2018, section="4"),
+    K("Cass. civ., sez. 1ª, n. 16601/2017", "CASS", 16601, 2017, section="1"),
     K("Cass., quinta sezione civile, n. 501/2023", "CASS", 501, 2023, section="5", court_branch="civ"),
     K("Cass., Sezioni Unite Civili, 6 maggio 2015, n. 9100", "CASS", 9100, 2015, section="U", court_branch="civ"),
     K("Cass., sezioni unite penali, n. 12778/2020", "CASS", 12778, 2020, section="U", court_branch="pen"),

@@ -298,6 +298,9 @@ def test_cassazione_sections_after_the_name_are_not_other_courts(text, want):
     ("Cons. Stato (Sez. V), n. 5/2014", ("CDS", "5", None, "5", 2014)),
     ("Cass. civ. Sez. VI - 2, n. 11/2019", ("CASS", "6-2", "civ", "11", 2019)),
     ("Cass. civ., Sez. L, n. 12/2019", ("CASS", "lav", "civ", "12", 2019)),
+    ("Cass. pen., 5^ sez., n. 13/2019", ("CASS", "5", "pen", "13", 2019)),
+    ("Cass. civ., 2a sezione, n. 14/2019", ("CASS", "2", "civ", "14", 2019)),
+    ("Cass. civ., sez. 3ª, n. 15/2019", ("CASS", "3", "civ", "15", 2019)),
 ])
 def test_sections_in_words_and_before_sezione(text, want):
     assert _cases(text) == [want]

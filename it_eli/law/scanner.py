@@ -372,15 +372,15 @@ _HEARING = (rf"(?:ud(?:\.|ienza)|c\.\s?c\.|camera\s+di\s+consiglio)(?:\s{{1,3}}(
 # (a spaced "VI - 3" too, as the databases print it, but never the day of a date: "sez. III - 5 marzo 2021")
 _SEZ_SUF = (r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)"
             rf"|\s{{1,2}}[-–]\s{{1,2}}\d(?!\d|\s{{0,3}}(?:{_MONTH_RE})|\s?[./-]\s?\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?")
-# a section's ordinal in words or as "3ª": "Sezione Terza", "Sezione Seconda Bis", "Terza Sezione", "3ª sez."
-_SEZ_ORD = (rf"(?:{ORDINAL_RE}|\d{{1,2}}\s?[ªº°])(?![a-zà-ù])(?:[-\s]{{1,2}}(?:bis|ter|quater)(?![a-zà-ù]))?")
+# a section's ordinal in words or as "3ª" / "3^" / "3a": "Sezione Terza", "Sezione Seconda Bis", "Terza Sezione", "3ª sez."
+_SEZ_ORD = (rf"(?:{ORDINAL_RE}|\d{{1,2}}(?:\s?[ªº°^]|a(?=\s)))(?![a-zà-ù])(?:[-\s]{{1,2}}(?:bis|ter|quater)(?![a-zà-ù]))?")
 _SEZ_WORD = r"(?:[Ss]ez(?:ione(?![a-zà-ù])|\.)|SEZ(?:IONE|\.))"
 _CASE_EL = re.compile(
     rf"{_S}[,;\-–]?{_S}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s)){_S})?(?:"
     rf"(?P<branch>civ(?:il[ei](?![a-zà-ù])|\.)|pen(?:al[ei](?![a-zà-ù])|\.))"
     rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
-    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|(?-i:[LF])\.?(?![A-Za-zà-ù])|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}{_SEZ_SUF}|quater|stralcio)"
+    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|(?-i:[LF])\.?(?![A-Za-zà-ù])|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}(?!\s?[ªº°^]){_SEZ_SUF}|quater|stralcio)"
     rf"(?:{_S}\))?"
     rf"|{_SEZ_WORD}\s{{0,3}}(?P<sezw>{_SEZ_ORD})(?:{_S}\))?"
     rf"|(?P<sezpre>(?:[IVX]{{1,4}}(?:[-\s](?:bis|ter|quater))?|{_SEZ_ORD})\s{{1,3}}{_SEZ_WORD})(?:{_S}\))?"
@@ -668,7 +668,7 @@ def _section_code(raw: str) -> str:
     """A section's code from its ordinal as written: 'Terza' -> '3', 'Seconda Bis' -> '2-bis',
     'IV Sezione' -> '4', '3ª' -> '3'."""
     words = re.sub(r"(?i)\s*(?:sez(?:ione|\.))\s*$", "", raw.strip()).replace("-", " ").split()
-    head = words[0].lower().rstrip("ªº°")
+    head = words[0].lower().rstrip("ªº°^a") if words[0][0].isdigit() else words[0].lower()
     if head.isdigit():
         base = str(int(head))
     elif head in ORDINALS:
