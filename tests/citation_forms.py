@@ -672,6 +672,8 @@ FORMS: list[dict] = [
     K("Cass. pen. Sez. III, Sent., (ud. 23/11/2016) 15/02/2017, n. 7219", "CASS", 7219, 2017, section="3",
       decision_date="2017-02-15", ecli="ECLI:IT:CASS:2017:7219PEN"),
     K("Cass. pen., sez. I, 19/12/2018 (dep. 4/3/2019), n. 9407", "CASS", 9407, 2019, decision_date="2019-03-04"),
+    K("Cass. civ. Sez. I, Ord., (data ud. 29/11/2019) 21/01/2020, n. 1234", "CASS", 1234, 2020, section="1",
+      decision_type="ordinanza", decision_date="2020-01-21"),
     K("Cass. pen., sez. V, ud. 8.6.2015, dep. 10.9.2015, n. 36773", "CASS", 36773, 2015, decision_date="2015-09-10"),
     K("Cass. pen., sez. IV, ud. 3.5.2016 - dep. 21.6.2016, n. 25739", "CASS", 25739, 2016, decision_date="2016-06-21"),
     K("Cass. civ., Sez. II - 28 febbraio 2017 - n. 5215", "CASS", 5215, 2017, section="2", decision_date="2017-02-28"),
