@@ -690,6 +690,7 @@ FORMS: list[dict] = [
     K("Corte App. Genova, sez. I, n. 321/2016", "APP", 321, 2016, seat="Genova", section="1"),
     K("Consiglio di Stato in sede giurisdizionale, Sez. V, n. 1750/2019", "CDS", 1750, 2019, section="5"),
     K("Tribunale di Bergamo, in composizione monocratica, sentenza n. 903 del 2015", "TRIB", 903, 2015, seat="Bergamo"),
+    K("Corte costituzionale, con l'ordinanza n. 132 del 2020", "COST", 132, 2020, decision_type="ordinanza"),
     K("la sentenza del 14 luglio 2016, n. 119 della Corte d'appello di Brescia", "APP", 119, 2016, seat="Brescia",
       decision_date="2016-07-14"),
 ]

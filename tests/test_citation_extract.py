@@ -379,6 +379,9 @@ def test_decision_dates_as_written(text, date, year):
     ("Il Tribunale di Lecce, in funzione di giudice del lavoro, con sentenza n. 14/2011",
      [("TRIB", None, None, "14", 2011)]),
     ("la Corte costituzionale ha poi detto nel 2019", []),
+    ("La Corte di cassazione, sezione terza civile, con l'ordinanza 4 maggio 2021, n. 11600",
+     [("CASS", "3", "civ", "11600", 2021)]),
+    ("la Suprema Corte, nell’ordinanza n. 22/2016", [("CASS", None, None, "22", 2016)]),
 ])
 def test_court_named_after_or_far_from_its_decision(text, want):
     assert _cases(text) == want

@@ -403,7 +403,7 @@ _CASE_EL = re.compile(
     rf")(?![a-zà-ù]))"
     rf"|(?P<filler>(?:a|con|la|le|sua|nella|nelle|recente|nota|celebre|citata|pronuncia|in|data"
     rf"|già|anche|poi|infine|ancora|inoltre|pure|stessa|medesima|richiamata|ricordata|storica|successiva|precedente"
-    rf"|da\s{{1,3}}ultimo|di\s{{1,3}}recente)(?![a-zà-ù]))"
+    rf"|da\s{{1,3}}ultimo|di\s{{1,3}}recente)(?![a-zà-ù])|(?:l|nell|coll|dall|sull)['’]\s?(?=[a-zà-ù]))"
     rf"|(?P<gc>G\.\s?C\.|GC\b|Grande\s+(?:Camera|Sezione|Chambre))"
     rf"|(?P<place>(?-i:[A-Z])[a-zà-ù'’]{{2,}}(?:[\s-]{{1,2}}(?-i:[A-Z])[a-zà-ù'’]{{2,}}){{0,2}})"
     rf")",
