@@ -619,6 +619,12 @@ FORMS: list[dict] = [
     K("Corte di Appello di Bologna, sent. n. 812/2014", "APP", 812, 2014, seat="Bologna"),
     K("corte di appello di torino, n. 45/2009", "APP", 45, 2009, seat="Torino"),
     K("Tribunale amministrativo regionale per la Puglia, n. 77/2012", "TAR", 77, 2012, seat="Puglia"),
+    K("Tribunale Amministrativo Regionale per la Sicilia, Sezione staccata di Catania, Sezione Terza, n. 904/2016",
+      "TAR", 904, 2016, seat="Sicilia, Catania", section="3"),
+    K("Tribunale amministrativo regionale per la Campania sezione staccata di Salerno (Sezione Seconda) n. 58/2019",
+      "TAR", 58, 2019, seat="Campania, Salerno", section="2"),
+    K("la sentenza n. 310 del 2 marzo 2017 del Tribunale amministrativo regionale per la Puglia, sede di Lecce",
+      "TAR", 310, 2017, seat="Puglia, Lecce"),
     # the Cassazione's sections right after its name: never another court
     K("Cass. trib., ord. 14 ottobre 2020, n. 22154", "CASS", 22154, 2020, section="trib", court_branch="civ"),
     K("Cass. trib. n. 4321/2016", "CASS", 4321, 2016, section="trib", ecli="ECLI:IT:CASS:2016:4321CIV"),

@@ -358,7 +358,9 @@ _ISSUER = re.compile(
 
 _TAR_PLACE = re.compile(
     rf"{_S}[,\-–]?{_S}(?:(?:per\s+(?:il|la|l['’])|del|della|dell['’]|di)\s{{0,3}})?(?P<reg>{_REGION_RE})"
-    rf"(?:{_S}[,\-–(]{_S}(?:sede(?:\s+staccata)?\s+di\s+|sez(?:\.|ione)\s+staccata\s+di\s+|sede\s+)?(?P<seat>{_SEAT_RE})\)?)?"
+    # the seat, after a comma or named as one, in any case: "Lazio, Roma", "per la Lombardia sezione staccata di Brescia"
+    rf"(?:(?:{_S}[,\-–(]{_S}|\s{{1,3}}(?=(?i:sede|sez)))(?:(?i:sede(?:\s+staccata)?\s+di|sez(?:\.|ione)\s+staccata\s+di|sede)\s+)?"
+    rf"(?P<seat>{_SEAT_RE})\)?)?"
     rf"|{_S}[,\-–]?{_S}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
 )
 # a decision's date: "12 febbraio 2021", "10/03/2021", "2.1.19" (one separator, two- or four-digit year)
@@ -645,6 +647,14 @@ def _case_date(raw: str) -> tuple[str | None, int | None]:
         return _iso(dm.group("d"), dm.group("m"), y), y
     y = _year(dm.group("y2"))
     return _iso(dm.group("d2"), dm.group("m2"), y), y
+
+
+def _tar_seat(pm: re.Match) -> str:
+    """A TAR's seat from a _TAR_PLACE match: 'Lazio, Roma', 'Lombardia', 'Catania'."""
+    if pm.group("reg"):
+        reg = re.sub(r"\s+", " ", pm.group("reg"))
+        return reg + (", " + pm.group("seat") if pm.group("seat") else "")
+    return pm.group("seat2")
 
 
 def _is_deposit(raw: str) -> bool:
@@ -1341,12 +1351,7 @@ class _Scanner:
         if court == "TAR":
             pm = _TAR_PLACE.match(text, pos)
             if pm:
-                if pm.group("reg"):
-                    reg = re.sub(r"\s+", " ", pm.group("reg"))
-                    c.court_seat = reg + (", " + pm.group("seat") if pm.group("seat") else "")
-                else:
-                    c.court_seat = pm.group("seat2")
-                pos = pm.end()
+                c.court_seat, pos = _tar_seat(pm), pm.end()
         got_num = got_date = used_filler = plural = num_year = False
         date_end = pos
         for _ in range(12):
@@ -1496,6 +1501,9 @@ class _Scanner:
         the court): one citation per number, spanning decision and court."""
         text = self.text
         window = text[max(0, start - _PREFIX_WINDOW) : start]
+        low = window.lower()
+        if "sent" not in low and "ord" not in low:
+            return False  # no decision type in reach: spare the regex search
         m = _CASE_PREFIX.search(window)
         if not m or not (m.group("of") or m.group("of2") or m.group("con")):
             return False
@@ -1509,6 +1517,10 @@ class _Scanner:
             pm = _PLACE.match(text, e)
             if pm:
                 seat, e = _seat_name(pm.group("place")), pm.end()
+        elif court == "TAR":
+            pm = _TAR_PLACE.match(text, e)
+            if pm:
+                seat, e = _tar_seat(pm), pm.end()
         elif court == "CDS" and anchor[:2].lower() == "ad":
             section = "plen"
             sm = _PLEN_OF_CDS.match(text, e)
