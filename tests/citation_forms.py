@@ -685,6 +685,10 @@ FORMS: list[dict] = [
     K("Cass. pen., sez. V, ud. 8.6.2015, dep. 10.9.2015, n. 36773", "CASS", 36773, 2015, decision_date="2015-09-10"),
     K("Cass. pen., sez. IV, ud. 3.5.2016 - dep. 21.6.2016, n. 25739", "CASS", 25739, 2016, decision_date="2016-06-21"),
     K("Cass. civ., Sez. II - 28 febbraio 2017 - n. 5215", "CASS", 5215, 2017, section="2", decision_date="2017-02-28"),
+    # "decided - deposited": the Gazzetta's notes date a decision by its deposit, and number it in that year
+    K("Corte costituzionale, sentenza 4 dicembre 2019 - 24 gennaio 2020, n. 8", "COST", 8, 2020,
+      decision_date="2020-01-24", ecli="ECLI:IT:COST:2020:8"),
+    K("Corte costituzionale, sentenza 9 - 14 luglio 1976, n. 179", "COST", 179, 1976, decision_date="1976-07-14"),
     # the court named after the decision, or far from its number
     K("le sentenze nn. 120 e 121 del 2018 della Corte costituzionale", "COST", 120, 2018, ecli="ECLI:IT:COST:2018:120"),
     K("le sentenze nn. 120 e 121 del 2018 della Corte costituzionale", "COST", 121, 2018, ecli="ECLI:IT:COST:2018:121"),

@@ -356,6 +356,8 @@ def test_pathological_case_lists_complete(unit):
     ("Cass. pen., Sez. II, 17/10/2023, n. 1002/2024 (dep. 9/1/2024)", "2024-01-09", 2024),
     ("Cass. pen., Sez. II, (c.c. 17 ottobre 2023) 9 gennaio 2024, n. 1002", "2024-01-09", 2024),
     ("Cass. civ., 12.13.20, n. 5", None, None),  # not a date: no date or year is made up
+    ("La Corte costituzionale, con sentenza 3 dicembre 2020 - 21 gennaio 2021, n. 4", "2021-01-21", 2021),
+    ("La Corte costituzionale, con sentenza 23 - 27 giugno 1991, n. 300", "1991-06-27", 1991),
 ])
 def test_decision_dates_as_written(text, date, year):
     (c,) = [c for c in extract_citations(text) if c.kind == "case"]

@@ -364,7 +364,8 @@ _TAR_PLACE = re.compile(
     rf"|{_S}[,\-–]?{_S}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
 )
 # a decision's date: "12 febbraio 2021", "10/03/2021", "2.1.19" (one separator, two- or four-digit year)
-_TEXT_DATE = rf"(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)"
+# "16 - 19 dicembre 1968": decided on the 16th, deposited on the 19th (the date of record is the last one)
+_TEXT_DATE = rf"(?:(?:\d{{1,2}}|1°)\s{{0,3}}[-–]\s{{0,3}})?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)"
 _NUM_DATE = r"\d{1,2}(?P<dsep>[./-])\d{1,2}(?P=dsep)(?:\d{4}|\d{2})(?!\d|[./]\d)"
 _DEPOSIT = r"dep(?:\.|ositata|osito)(?:\s{1,3}(?:il|del))?\s{1,3}"
 # the hearing before the deposit ("(ud. 12/01/2022) 10/03/2022", "(data ud. ...)"): not the decision's date
@@ -649,6 +650,9 @@ def _case_date(raw: str) -> tuple[str | None, int | None]:
     return _iso(dm.group("d2"), dm.group("m2"), y), y
 
 
+_DASH_LEAD = re.compile(r"\s{0,3}[-–]")
+
+
 def _tar_seat(pm: re.Match) -> str:
     """A TAR's seat from a _TAR_PLACE match: 'Lazio, Roma', 'Lombardia', 'Catania'."""
     if pm.group("reg"):
@@ -661,7 +665,7 @@ def _is_deposit(raw: str) -> bool:
     return raw.lstrip("( ").lower().startswith("dep")
 
 
-def _take_date(c: Citation, raw: str) -> None:
+def _take_date(c: Citation, raw: str, deposit: bool = False) -> None:
     """Date a decision by the first date written, or by its deposit when that follows
     ("12/01/2022 (dep. 10/03/2022)"): a decision is numbered and dated when deposited."""
     iso, y = _case_date(raw)
@@ -669,7 +673,7 @@ def _take_date(c: Citation, raw: str) -> None:
         return  # "12.13.20" is no date, and its "20" no year
     if c.decision_date is None:
         c.decision_date, c.decision_year = iso, c.decision_year or y
-    elif _is_deposit(raw) and c.decision_date != iso:
+    elif (deposit or _is_deposit(raw)) and c.decision_date != iso:
         if c.decision_year == int(c.decision_date[:4]):
             c.decision_year = y  # the year came from the hearing's date
         c.decision_date = iso
@@ -1354,11 +1358,13 @@ class _Scanner:
                 c.court_seat, pos = _tar_seat(pm), pm.end()
         got_num = got_date = used_filler = plural = num_year = False
         date_end = pos
+        last = None
         for _ in range(12):
             m = _CASE_EL.match(text, pos)
             if not m or m.end() == pos:
                 break
             g = m.lastgroup
+            prev, last = last, g
             val = m.group(g)
             if g == "branch":
                 c.court_branch = "civ" if val.lower().startswith("civ") else "pen"
@@ -1402,7 +1408,8 @@ class _Scanner:
                 c.decision_type = ("sentenza" if v.startswith("sent") else "ordinanza" if v.startswith("ord")
                                    else "decreto" if v.startswith("dec") and v != "decisione" else v)
             elif g == "date":
-                _take_date(c, val)
+                # "2 dicembre 2025 - 22 gennaio 2026": a dash between two dates joins decision and deposit
+                _take_date(c, val, deposit=prev == "date" and bool(_DASH_LEAD.match(text, pos)))
                 if not got_date:
                     got_date, date_end = not used_filler, m.end()
             elif g == "hearing":
