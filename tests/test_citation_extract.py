@@ -301,6 +301,7 @@ def test_cassazione_sections_after_the_name_are_not_other_courts(text, want):
     ("Cass. pen., 5^ sez., n. 13/2019", ("CASS", "5", "pen", "13", 2019)),
     ("Cass. civ., 2a sezione, n. 14/2019", ("CASS", "2", "civ", "14", 2019)),
     ("Cass. civ., sez. 3ª, n. 15/2019", ("CASS", "3", "civ", "15", 2019)),
+    ("Cass. Sez.  2 ^, n. 16/2019", ("CASS", "2", None, "16", 2019)),
 ])
 def test_sections_in_words_and_before_sezione(text, want):
     assert _cases(text) == [want]

@@ -682,7 +682,7 @@ def _take_date(c: Citation, raw: str, deposit: bool = False) -> None:
 def _section_code(raw: str) -> str:
     """A section's code from its ordinal as written: 'Terza' -> '3', 'Seconda Bis' -> '2-bis',
     'IV Sezione' -> '4', '3ª' -> '3'."""
-    words = re.sub(r"(?i)\s*(?:sez(?:ione|\.))\s*$", "", raw.strip()).replace("-", " ").split()
+    words = re.sub(r"(?i)\s*(?:sez(?:ione|\.))\s*$", "", re.sub(r"\s?[ªº°^]", "", raw.strip())).replace("-", " ").split()
     head = words[0].lower().rstrip("ªº°^a") if words[0][0].isdigit() else words[0].lower()
     if head.isdigit():
         base = str(int(head))
