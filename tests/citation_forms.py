@@ -670,6 +670,8 @@ FORMS: list[dict] = [
     K("Corte cost., sentenze nn. 262/2009 e 23/2011", "COST", 23, 2011),
     K("Corte cost., sent. n. 10/2015 e 70/2015", "COST", 10, 2015),
     K("Corte cost., sent. n. 10/2015 e 70/2015", "COST", 70, 2015),
+    K("Corte cost., sentt. 196 e 197 del 2004", "COST", 196, 2004),
+    K("Corte cost., sentt. 196 e 197 del 2004", "COST", 197, 2004),
     K("Corte cost., ord. n. 103/2008; sent. n. 102/2008", "COST", 103, 2008, decision_type="ordinanza"),
     K("Corte cost., ord. n. 103/2008; sent. n. 102/2008", "COST", 102, 2008, decision_type="sentenza"),
     # numeric dates with two-digit years; the hearing before the deposit is not the decision's date

@@ -322,6 +322,9 @@ def test_sections_in_words_and_before_sezione(text, want):
     # a singular "n." with no year: only the first number is a decision ("5" is the day of a date)
     ("Cass., n. 1234, 5 luglio 2020", [("CASS", None, None, "1234", 2020)]),
     ("Corte cost. n. 4, n. 6", [("COST", None, None, "4", None)]),
+    # right after the type, with no "n." at all, when a year follows the list
+    ("Corte cost., ordinanze 41 e 42/2012", [("COST", None, None, "41", 2012), ("COST", None, None, "42", 2012)]),
+    ("Corte cost., sent. 12 e art. 5", []),
     # after a plural each number may carry its own year, with no "n." again
     ("Corte cost., sentt. nn. 5/2003 e 6/2004", [("COST", None, None, "5", 2003), ("COST", None, None, "6", 2004)]),
     ("Cons. Stato, sentenze n. 9 del 2012 e 10 del 2013", [("CDS", None, None, "9", 2012), ("CDS", None, None, "10", 2013)]),

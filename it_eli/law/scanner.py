@@ -442,6 +442,7 @@ def _list_num(group: str) -> str:
 
 _LIST_YEAR = (rf"(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})"
               rf"|{_S},?\s{{1,3}}del(?:l['’]\s?|\s{{1,3}})(?:anno\s{{1,3}})?(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))")
+_BARE_HEAD = re.compile(rf"{_S}(?P<n>\d{{1,6}})(?!\d|[./-]\d|\s{{1,3}}(?:{_MONTH_RE}))", re.I)
 _LIST_ITEM = re.compile(_LIST_SEP + _list_num("n"), re.I)
 # the rest of a list after its first number: more numbers, then the year they share (if written)
 _LIST_TAIL = re.compile(rf"(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{1,20}})(?:{_LIST_YEAR})?(?![\d/])", re.I)
@@ -1443,6 +1444,12 @@ class _Scanner:
                 pos = m.end()
                 break
             pos = m.end()
+        if not got_num and last == "dtype":
+            # numbers right after the type, no "n.", sharing a year: "Corte cost., sentt. 348 e 349 del 2007"
+            hm = _BARE_HEAD.match(text, pos)
+            lm = _LIST_TAIL.match(text, hm.end()) if hm else None
+            if lm and (lm.group("y2") or lm.group("y4")):
+                c.decision_number, got_num, pos = str(int(hm.group("n"))), True, hm.end()
         if not got_num and not got_date:
             # a court name alone is prose; with a date and no number it is still a citation
             # ("Cass., 12 febbraio 2021"; "Corte EDU, 8 gennaio 2013, Torreggiani c. Italia")
