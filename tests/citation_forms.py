@@ -646,6 +646,8 @@ FORMS: list[dict] = [
     K("Cass. civ., Sez. L, 19/06/2020, n. 11950", "CASS", 11950, 2020, section="lav", ecli="ECLI:IT:CASS:2020:11950CIV"),
     K("Cons. Stato, Sezione Quarta, n. 2611/2017", "CDS", 2611, 2017, section="4"),
     K("T.A.R. Lazio, Roma (Sezione Terza Quater), n. 4402/2018", "TAR", 4402, 2018, section="3-quater", seat="Lazio, Roma"),
+    K("T.A.R. Lazio Roma Sez. I ter, Sent., 05/06/2019, n. 7250", "TAR", 7250, 2019, section="1-ter", seat="Lazio, Roma"),
+    K("TAR Puglia Lecce, sez. III, n. 812/2015", "TAR", 812, 2015, seat="Puglia, Lecce", section="3"),
     K("Tribunale amministrativo regionale per la Campania (Sezione Settima), n. 156/2016", "TAR", 156, 2016,
       section="7", seat="Campania"),
     # lists of decisions of one court: a year after the last number is every number's

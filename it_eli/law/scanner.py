@@ -358,9 +358,10 @@ _ISSUER = re.compile(
 
 _TAR_PLACE = re.compile(
     rf"{_S}[,\-–]?{_S}(?:(?:per\s+(?:il|la|l['’])|del|della|dell['’]|di)\s{{0,3}})?(?P<reg>{_REGION_RE})"
-    # the seat, after a comma or named as one, in any case: "Lazio, Roma", "per la Lombardia sezione staccata di Brescia"
-    rf"(?:(?:{_S}[,\-–(]{_S}|\s{{1,3}}(?=(?i:sede|sez)))(?:(?i:sede(?:\s+staccata)?\s+di|sez(?:\.|ione)\s+staccata\s+di|sede)\s+)?"
-    rf"(?P<seat>{_SEAT_RE})\)?)?"
+    # the seat, after a comma, a space or named as one, in any case: "Lazio, Roma", "Lazio Roma" (as databases
+    # print it), "per la Lombardia sezione staccata di Brescia"
+    rf"(?:(?:{_S}[,\-–(]{_S}|\s{{1,3}})(?:(?i:sede(?:\s+staccata)?\s+di|sez(?:\.|ione)\s+staccata\s+di|sede)\s+)?"
+    rf"(?P<seat>{_SEAT_RE})(?![a-zà-ù])\)?)?"
     rf"|{_S}[,\-–]?{_S}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
 )
 # a decision's date: "12 febbraio 2021", "10/03/2021", "2.1.19" (one separator, two- or four-digit year)
