@@ -604,6 +604,9 @@ FORMS: list[dict] = [
     K("App. Napoli, n. 200/2019", "APP", 200, 2019, seat="Napoli"),
     K("corte d'appello di roma, n. 12/2022", "APP", 12, 2022, seat="Roma"),
     K("C.G.A.R.S., n. 100/2021", "CGARS", 100, 2021),
+    K("Cons. giust. amm. Sicilia, 14 gennaio 2020, n. 22", "CGARS", 22, 2020),
+    K("Cons. Giust. Amm. Reg. Sic., sez. giurisd., n. 640/2018", "CGARS", 640, 2018),
+    K("C.G.A.S., n. 311/2017", "CGARS", 311, 2017),
     K("Corte dei conti, sez. giur. Lazio, n. 500/2020", "CCONTI", 500, 2020),
     # the courts by the other names practitioners give them
     K("Suprema Corte, sez. II, 7 aprile 2016, n. 6781", "CASS", 6781, 2016, section="2"),

@@ -525,7 +525,7 @@ def court_of(anchor: str) -> str:
         return "COST"
     if "cass" in a:
         return "CASS"
-    if a.startswith(("c.g.a", "cga")) or "giustizia" in a:
+    if a.startswith(("c.g.a", "cga")) or "giust" in a:
         return "CGARS"
     if a.startswith(("cons", "consigliodistato", "c.d.s", "cds")):
         return "CDS"
@@ -547,7 +547,7 @@ _TRIGGER = re.compile(
     r"Consulta\b|(?i:suprema\s+corte)(?:\s+(?i:di\s+cassazione))?|S\.\s?C\.(?![A-Za-z])|"
     r"Cons\.\s?(?:di\s+)?St|C\.\s?St(?:ato\b|\.)|(?i:consiglio\s+di\s+(?:stato|giustizia\s+amministrativa))|C\.d\.S\.|CdS\b|"
     r"Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria\b)|"
-    r"C\.G\.A|CGA|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo\s+regionale)|"
+    r"C\.G\.A|CGA|Cons\.\s?[Gg]iust\.\s?[Aa]mm\.|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo\s+regionale)|"
     r"(?i:" + _OTHER_COURTS + r")))"
     r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + _ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
@@ -565,7 +565,7 @@ def _trigger_words() -> list[str]:
              "consiglio", "c.d.s.", "cds", "cdS", "cga", "c.g.a", "t.a.r", "tar ", "tar,", "tribunale", "trib.",
              "comm.", "commissione", "ctp", "ctr", "cgt", "cgue", "cgce", "c.g.u.e.", "c.g.c.e.", "c.t.p.", "c.t.r.",
              "c.edu", "c. edu", "c.cost", "c. cost", "c.conti", "c. conti", "c.app", "c. app", "c.ass", "c. ass",
-             "cedu", "app.", "suprema", "s.c.", "s. c.", "ad. plen", "ad.plen", "adunanza", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
+             "cedu", "app.", "cons. giust", "cons.giust", "suprema", "s.c.", "s. c.", "ad. plen", "ad.plen", "adunanza", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
              "considerando", "comma", "commi", "co.", "paragrafo", "par.", "punto", "lettera", "lett.", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
              "decretolegge", "decreto-legge", "decreto legge", "decreto", "decr.", "d.-l.", "d. l.", "d. lgs", "d.lgs",
              "d. p.", "d.p.", "r. d.", "l. ", "legge", "circolare", "circ.", "delibera", "determina", "ordinanza",
@@ -1331,12 +1331,12 @@ class _Scanner:
         text = self.text
         court = court_of(anchor)
         pos = start + len(anchor)
-        # complete the anchor word: "Corte costituzionale", "Cassazione", "Consiglio di Stato", "C.G.A.R.S."
-        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.)?\.?", text[pos : pos + 12])
+        # complete the anchor word: "Corte costituzionale", "Cassazione", "Consiglio di Stato", "C.G.A.R.S.", "C.G.A.S."
+        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.S\.|S\b|\.)?\.?", text[pos : pos + 12])
         if tm:
             pos += tm.end()
         if court == "CGARS":
-            sm = re.match(r"(?:\s+per\s+la\s+Regione\s+[Ss]iciliana|\s*(?:-\s*)?Sicilia|\s*reg\.\s*Sic\.)?", text[pos : pos + 40])
+            sm = re.match(r"(?:\s+per\s+la\s+Regione\s+[Ss]iciliana|\s*(?:-\s*)?Sicilia|\s*[Rr]eg\.\s*[Ss]ic\.)?", text[pos : pos + 40])
             pos += sm.end() if sm else 0
         c = Citation(raw="", start=start, end=start, kind="case", court=court)
         if court == "CDS" and anchor[:2].lower() == "ad":
