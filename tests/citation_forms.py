@@ -710,6 +710,9 @@ FORMS: list[dict] = [
     K("Consiglio di Stato in sede giurisdizionale, Sez. V, n. 1750/2019", "CDS", 1750, 2019, section="5"),
     K("Tribunale di Bergamo, in composizione monocratica, sentenza n. 903 del 2015", "TRIB", 903, 2015, seat="Bergamo"),
     K("Corte costituzionale, con l'ordinanza n. 132 del 2020", "COST", 132, 2020, decision_type="ordinanza"),
+    K("Corte costituzionale (sent. n. 219 del 2008)", "COST", 219, 2008, ecli="ECLI:IT:COST:2008:219"),
+    K("Cass., ex multis, 6 aprile 2017, n. 8896", "CASS", 8896, 2017),
+    K("Cons. Stato, sez. III, tra le altre, n. 2003/2016", "CDS", 2003, 2016, section="3"),
     K("la sentenza del 14 luglio 2016, n. 119 della Corte d'appello di Brescia", "APP", 119, 2016, seat="Brescia",
       decision_date="2016-07-14"),
 ]

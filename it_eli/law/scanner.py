@@ -379,8 +379,10 @@ _SEZ_SUF = (r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)"
 # a section's ordinal in words or as "3ª" / "3^" / "3a": "Sezione Terza", "Sezione Seconda Bis", "Terza Sezione", "3ª sez."
 _SEZ_ORD = (rf"(?:{ORDINAL_RE}|\d{{1,2}}(?:\s?[ªº°^]|a(?=\s)))(?![a-zà-ù])(?:[-\s]{{1,2}}(?:bis|ter|quater)(?![a-zà-ù]))?")
 _SEZ_WORD = r"(?:[Ss]ez(?:ione(?![a-zà-ù])|\.)|SEZ(?:IONE|\.))"
+# one element of a case citation; a dash separates too ("5 marzo 2021 - n. 6000"), and a bracket may open
+# the rest ("Corte costituzionale (sent. n. 242/2019)", "TAR Lazio (Sezione Seconda Bis)")
 _CASE_EL = re.compile(
-    rf"{_S}[,;\-–]?{_S}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s)){_S})?(?:"
+    rf"{_S}[,;\-–]?{_S}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s|sent|ord|nn?\.|cfr\.|\d)){_S})?(?:"
     rf"(?P<branch>civ(?:il[ei](?![a-zà-ù])|\.)|pen(?:al[ei](?![a-zà-ù])|\.))"
     rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
@@ -407,7 +409,8 @@ _CASE_EL = re.compile(
     rf")(?![a-zà-ù]))"
     rf"|(?P<filler>(?:a|con|la|le|sua|nella|nelle|recente|nota|celebre|citata|pronuncia|in|data"
     rf"|già|anche|poi|infine|ancora|inoltre|pure|stessa|medesima|richiamata|ricordata|storica|successiva|precedente"
-    rf"|da\s{{1,3}}ultimo|di\s{{1,3}}recente)(?![a-zà-ù])|(?:l|nell|coll|dall|sull)['’]\s?(?=[a-zà-ù]))"
+    rf"|da\s{{1,3}}ultimo|di\s{{1,3}}recente|ex\s{{1,3}}(?:multis|plurimis)|[tf]ra\s{{1,3}}le\s{{1,3}}altre|per\s{{1,3}}tutte)(?![a-zà-ù])"
+    rf"|cfr\.|(?:l|nell|coll|dall|sull)['’]\s?(?=[a-zà-ù]))"
     rf"|(?P<gc>G\.\s?C\.|GC\b|Grande\s+(?:Camera|Sezione|Chambre))"
     rf"|(?P<place>(?-i:[A-Z])[a-zà-ù'’]{{2,}}(?:[\s-]{{1,2}}(?-i:[A-Z])[a-zà-ù'’]{{2,}}){{0,2}})"
     rf")",
