@@ -385,6 +385,12 @@ def test_decision_dates_as_written(text, date, year):
     ("Il Tribunale di Lecce, in funzione di giudice del lavoro, con sentenza n. 14/2011",
      [("TRIB", None, None, "14", 2011)]),
     ("la Corte costituzionale ha poi detto nel 2019", []),
+    # the Cassazione's section named before it, the decision before or after
+    ("le Sezioni Unite della Cassazione, con la sentenza n. 11/2007", [("CASS", "U", None, "11", 2007)]),
+    ("la sentenza n. 12/2008 delle Sezioni unite civili della Corte di cassazione", [("CASS", "U", "civ", "12", 2008)]),
+    ("la seconda sezione penale della Cassazione, con sentenza n. 13/2009", [("CASS", "2", "pen", "13", 2009)]),
+    ("la sentenza n. 14/2010 della Cass. pen.", [("CASS", None, "pen", "14", 2010)]),
+    ("le Sezioni Unite della Cassazione hanno chiarito", []),
     ("La Corte di cassazione, sezione terza civile, con l'ordinanza 4 maggio 2021, n. 11600",
      [("CASS", "3", "civ", "11600", 2021)]),
     ("la Suprema Corte, nell’ordinanza n. 22/2016", [("CASS", None, None, "22", 2016)]),

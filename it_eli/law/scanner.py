@@ -416,6 +416,10 @@ _CASE_EL = re.compile(
     rf")",
     re.I,
 )
+_SEC_BEFORE = re.compile(
+    rf"(?P<sec>[Ss]ezioni\s{{1,3}}[Uu]nite|S\.\s?U\.|SS\.\s?UU\.|{_SEZ_ORD}\s{{1,3}}[Ss]ezione"
+    rf"|[Ss]ezione\s{{1,3}}(?:{_SEZ_ORD}|[Ll]avoro|[Tt]ributaria))(?:\s{{1,3}}(?P<b>civil[ei]|penal[ei]))?"
+    rf"\s{{1,3}}(?:della|dalla)\s{{1,3}}$", re.I)
 _PLEN_OF_CDS = re.compile(r"\s{1,3}del\s{1,3}(?:Consiglio\s{1,3}di\s{1,3}Stato|Cons\.\s?(?:di\s+)?St(?:ato\b|\.))")
 _EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|di\s+primo\s+grado\s+(?:UE|CE)\b)")
 # after the court name of an ordinary, accounting or tax court: its seat ("Trib. Milano",
@@ -1342,6 +1346,8 @@ class _Scanner:
             sm = re.match(r"(?:\s+per\s+la\s+Regione\s+[Ss]iciliana|\s*(?:-\s*)?Sicilia|\s*[Rr]eg\.\s*[Ss]ic\.)?", text[pos : pos + 40])
             pos += sm.end() if sm else 0
         c = Citation(raw="", start=start, end=start, kind="case", court=court)
+        if court == "CASS":
+            c.start, c.court_section, c.court_branch = self._section_before(start)
         if court == "CDS" and anchor[:2].lower() == "ad":
             # "Ad. plen." alone is the Consiglio di Stato's plenary ("Adunanza plenaria del Consiglio di Stato")
             c.court_section = "plen"
@@ -1480,11 +1486,11 @@ class _Scanner:
         if c.decision_year is None and c.decision_date:
             c.decision_year = int(c.decision_date[:4])
         c.end = pos
-        c.raw = text[start:pos]
+        c.raw = text[c.start:pos]
         self.out.append(c)
         # a list shares its span, as an enumeration of articles does ("artt. 3 e 4")
         for n in listed:
-            self.out.append(self._same_court(c, start, pos, n, c.decision_year, c.decision_date, c.decision_type))
+            self.out.append(self._same_court(c, c.start, pos, n, c.decision_year, c.decision_date, c.decision_type))
         # same court, further decisions: "Cons. Stato, sez. IV, n. 3509 del 2016; n. 472 del 2016",
         # each with its year or sharing one: "; nn. 10 e 11 del 2001"
         dtype = c.decision_type if plural else None
@@ -1506,6 +1512,19 @@ class _Scanner:
                 self.out.append(self._same_court(c, s2, m.end(), n, year, date, dtype))
             pos = m.end()
 
+    def _section_before(self, start: int) -> tuple[int, str | None, str | None]:
+        """(where the citation starts, section, branch) when the Cassazione's section is named before it:
+        "le Sezioni Unite della Cassazione", "la terza sezione penale della Corte di cassazione"."""
+        bm = _SEC_BEFORE.search(self.text, max(0, start - 60), start)
+        if not bm:
+            return start, None, None
+        sec = bm.group("sec").lower()
+        section = ("U" if re.match(r"sezioni|s\.|ss\.", sec) else "lav" if "lavoro" in sec
+                   else "trib" if "tribut" in sec else _section_code(re.sub(r"\s*sezione\s*", " ", sec)))
+        b = (bm.group("b") or "").lower()
+        branch = "civ" if b.startswith("civ") or section in ("lav", "trib") else "pen" if b else None
+        return bm.start(), section, branch
+
     def _same_court(self, c: Citation, s: int, e: int, number: str, year: int | None, date: str | None,
                     dtype: str | None) -> Citation:
         """A further decision of the court, seat and section of `c`, spanning text[s:e]."""
@@ -1518,19 +1537,24 @@ class _Scanner:
         Consiglio di Stato', 'Con l'ordinanza n. 207 del 2018 la Corte costituzionale' (decision before
         the court): one citation per number, spanning decision and court."""
         text = self.text
-        window = text[max(0, start - _PREFIX_WINDOW) : start]
+        court = court_of(anchor)
+        # "la sentenza n. 5/2020 delle Sezioni Unite della Cassazione": the section stands between
+        sec_start, section, branch = self._section_before(start) if court == "CASS" else (start, None, None)
+        window = text[max(0, sec_start - _PREFIX_WINDOW) : sec_start]
         low = window.lower()
         if "sent" not in low and "ord" not in low:
             return False  # no decision type in reach: spare the regex search
         m = _CASE_PREFIX.search(window)
         if not m or not (m.group("of") or m.group("of2") or m.group("con")):
             return False
-        court = court_of(anchor)
-        s = start - len(window) + m.start("dtype")
+        s = sec_start - len(window) + m.start("dtype")
         e = start + len(anchor)
-        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b)?", text[e : e + 12])
+        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.S\.|S\b)?", text[e : e + 12])
         e += tm.end()
-        seat = section = None
+        e += text.startswith(".", e) and anchor.lower().endswith("cass")  # "della Cass."
+        if court == "CASS" and (bm := re.match(r"\s{1,3}(civ(?:ile|\.)|pen(?:ale|\.))", text[e : e + 12], re.I)):
+            branch, e = bm.group(1)[:3].lower(), e + bm.end()  # "della Cass. civ."
+        seat = None
         if court in _SEATED:
             pm = _PLACE.match(text, e)
             if pm:
@@ -1553,6 +1577,7 @@ class _Scanner:
         for n in nums:
             self.out.append(Citation(
                 raw=text[s:e], start=s, end=e, kind="case", court=court, court_seat=seat, court_section=section,
+                court_branch=branch,
                 decision_type="sentenza" if v.startswith("sent") else "ordinanza",
                 decision_number=str(int(n)), decision_year=year, decision_date=date,
             ))
