@@ -622,6 +622,7 @@ FORMS: list[dict] = [
     K("Corte di Appello di Bologna, sent. n. 812/2014", "APP", 812, 2014, seat="Bologna"),
     K("corte di appello di torino, n. 45/2009", "APP", 45, 2009, seat="Torino"),
     K("Tribunale amministrativo regionale per la Puglia, n. 77/2012", "TAR", 77, 2012, seat="Puglia"),
+    K("Tribunale amministrativo per la Liguria, sez. I, n. 640/2014", "TAR", 640, 2014, seat="Liguria", section="1"),
     K("Tribunale Amministrativo Regionale per la Sicilia, Sezione staccata di Catania, Sezione Terza, n. 904/2016",
       "TAR", 904, 2016, seat="Sicilia, Catania", section="3"),
     K("Tribunale amministrativo regionale per la Campania sezione staccata di Salerno (Sezione Seconda) n. 58/2019",

@@ -282,6 +282,8 @@ def _cases(text):
     ("Cass. lav., 11 luglio 2017, n. 17093", [("CASS", "lav", "civ", "17093", 2017)]),
     # after another court "trib." is no section of it: the Tribunale that follows is read on its own
     ("Cons. Stato n. 1/2020; trib. Roma n. 4/2021", [("CDS", None, None, "1", 2020), ("TRIB", None, None, "4", 2021)]),
+    # "Tribunale amministrativo" with no "regionale" is still the TAR, never a Tribunale seated at "Amministrativo"
+    ("l'adito Tribunale Amministrativo (sent. n. 54/2020)", [("TAR", None, None, "54", 2020)]),
 ])
 def test_cassazione_sections_after_the_name_are_not_other_courts(text, want):
     assert _cases(text) == want

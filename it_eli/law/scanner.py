@@ -554,7 +554,7 @@ _TRIGGER = re.compile(
     r"Consulta\b|(?i:suprema\s+corte)(?:\s+(?i:di\s+cassazione))?|S\.\s?C\.(?![A-Za-z])|"
     r"Cons\.\s?(?:di\s+)?St|C\.\s?St(?:ato\b|\.)|(?i:consiglio\s+di\s+(?:stato|giustizia\s+amministrativa))|C\.d\.S\.|CdS\b|"
     r"Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria\b)|"
-    r"C\.G\.A|CGA|Cons\.\s?[Gg]iust\.\s?[Aa]mm\.|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo\s+regionale)|"
+    r"C\.G\.A|CGA|Cons\.\s?[Gg]iust\.\s?[Aa]mm\.|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo(?:\s+regionale)?)|"
     r"(?i:" + _OTHER_COURTS + r")))"
     r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + _ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
