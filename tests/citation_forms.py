@@ -598,6 +598,8 @@ FORMS: list[dict] = [
     K("tribunale milano, sentenza n. 100/2020", "TRIB", 100, 2020, seat="Milano"),
     K("Trib. Roma, sez. XIII, n. 2345/2019", "TRIB", 2345, 2019, seat="Roma"),
     K("Tribunale di L'Aquila, sent. n. 55 del 2018", "TRIB", 55, 2018, seat="L'Aquila"),
+    K("Tribunale ordinario di Firenze, sez. II, n. 1320/2016", "TRIB", 1320, 2016, seat="Firenze", section="2"),
+    K("Tribunale Ordinario di Torino, sent. n. 44/2013", "TRIB", 44, 2013, seat="Torino"),
     K("Tribunale di Reggio di Calabria, sentenza n. 77/2017", "TRIB", 77, 2017, seat="Reggio di Calabria"),
     K("Trib. Reggio Emilia, n. 10/2016", "TRIB", 10, 2016, seat="Reggio Emilia"),
     K("Corte d'appello di Milano, sentenza n. 300/2015", "APP", 300, 2015, seat="Milano"),

@@ -426,6 +426,7 @@ _EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|d
 # "Corte d'appello di Napoli", "Tribunale per i minorenni di Roma", "Trib. sorv. Bari")
 _PLACE = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:per\s+i\s+minorenni|di\s+sorveglianza|del\s+riesame|min(?:\.|orenni)|sorv(?:\.|eglianza)|riesame"
+    r"|[Oo]rdinario|[Cc]ivile|[Pp]enale"  # "Tribunale ordinario di Roma": the kind, then the seat
     r"|d['’]\s?[Aa]ppello|[Rr]eg(?:\.|ionale)|[Pp]rov(?:\.|inciale)|di\s+(?:primo|secondo)\s+grado)\s{0,3})?"
     r"(?:(?:di|del|della|dell['’]|per\s+(?:il|la|l['’]))\s{0,3})?"
     r"(?P<place>L['’]\s?[A-Z][a-zà-ù]+|(?-i:[A-Z])[a-zà-ù'’]+(?:(?:[\s-]{1,2}|\s(?:di|nell['’]|d['’])\s?)(?-i:[A-Z])[a-zà-ù'’]+){0,3}"
