@@ -605,6 +605,8 @@ FORMS: list[dict] = [
     K("Corte d'appello di Milano, sentenza n. 300/2015", "APP", 300, 2015, seat="Milano"),
     K("App. Napoli, n. 200/2019", "APP", 200, 2019, seat="Napoli"),
     K("corte d'appello di roma, n. 12/2022", "APP", 12, 2022, seat="Roma"),
+    K("Corte d'appello di Catania, sezione penale, sent. n. 2021/2019", "APP", 2021, 2019, seat="Catania",
+      court_branch="pen"),
     K("C.G.A.R.S., n. 100/2021", "CGARS", 100, 2021),
     K("Cons. giust. amm. Sicilia, 14 gennaio 2020, n. 22", "CGARS", 22, 2020),
     K("Cons. Giust. Amm. Reg. Sic., sez. giurisd., n. 640/2018", "CGARS", 640, 2018),

@@ -386,7 +386,7 @@ _CASE_EL = re.compile(
     rf"(?P<branch>civ(?:il[ei](?![a-zà-ù])|\.)|pen(?:al[ei](?![a-zà-ù])|\.))"
     rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
-    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|(?-i:[LF])\.?(?![A-Za-zà-ù])|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}(?!\s?[ªº°^]){_SEZ_SUF}|quater|stralcio)"
+    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|(?-i:[LF])\.?(?![A-Za-zà-ù])|pen(?:\.|ale(?![a-zà-ù]))|civ(?:\.|ile(?![a-zà-ù]))|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}(?!\s?[ªº°^]){_SEZ_SUF}|quater|stralcio)"
     rf"(?:{_S}\))?"
     rf"|{_SEZ_WORD}\s{{0,3}}(?P<sezw>{_SEZ_ORD})(?:{_S}\))?"
     rf"|(?P<sezpre>(?:[IVX]{{1,4}}(?:[-\s](?:bis|ter|quater))?|{_SEZ_ORD})\s{{1,3}}{_SEZ_WORD})(?:{_S}\))?"
@@ -1393,8 +1393,8 @@ class _Scanner:
                     c.court_section, c.court_branch = "trib", c.court_branch or "civ"
                 elif v.startswith("fer"):
                     c.court_section = "fer"
-                elif v in ("pen", "civ"):
-                    c.court_branch = v
+                elif v[:3] in ("pen", "civ") and v in ("pen", "civ", "penale", "civile"):
+                    c.court_branch = v[:3]  # "sez. penale" of a Corte d'appello: the branch
                 else:
                     rm = re.match(r"([ivx]+|\d+)(.*)", v)
                     if rm:
