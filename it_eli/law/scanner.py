@@ -444,6 +444,8 @@ _DATE_PARTS = re.compile(
 # A year (or date) written after the last number is every listed number's; each number keeps its own
 # when it has one ("n. 475 del 1994, n. 355 del 1995": the chain below).
 _LIST_SEP = r"(?:\s{0,3},\s{0,3}(?:ed?\s{1,3})?|\s{1,3}ed?\s{1,3})"
+
+
 def _list_num(group: str) -> str:
     """A listed number (captured as `group`), never the day of a date."""
     return rf"(?:(?:nn?\.|nr\.){_S})?(?P<{group}>\d{{1,6}})(?!\d|[./-]\d{{1,2}}[./-]\d|\s{{1,3}}(?:{_MONTH_RE}))"
@@ -573,7 +575,8 @@ def _trigger_words() -> list[str]:
              "consiglio", "c.d.s.", "cds", "cdS", "cga", "c.g.a", "t.a.r", "tar ", "tar,", "tribunale", "trib.",
              "comm.", "commissione", "ctp", "ctr", "cgt", "cgue", "cgce", "c.g.u.e.", "c.g.c.e.", "c.t.p.", "c.t.r.",
              "c.edu", "c. edu", "c.cost", "c. cost", "c.conti", "c. conti", "c.app", "c. app", "c.ass", "c. ass",
-             "cedu", "app.", "cons. giust", "cons.giust", "suprema", "s.c.", "s. c.", "ad. plen", "ad.plen", "adunanza", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
+             "cedu", "app.", "cons. giust", "cons.giust", "suprema", "s.c.", "s. c.", "ad. plen", "ad.plen", "adunanza",
+             "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
              "considerando", "comma", "commi", "co.", "paragrafo", "par.", "punto", "lettera", "lett.", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
              "decretolegge", "decreto-legge", "decreto legge", "decreto", "decr.", "d.-l.", "d. l.", "d. lgs", "d.lgs",
              "d. p.", "d.p.", "r. d.", "l. ", "legge", "circolare", "circ.", "delibera", "determina", "ordinanza",
