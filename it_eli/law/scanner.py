@@ -420,6 +420,7 @@ _SEC_BEFORE = re.compile(
     rf"(?P<sec>[Ss]ezioni\s{{1,3}}[Uu]nite|S\.\s?U\.|SS\.\s?UU\.|{_SEZ_ORD}\s{{1,3}}[Ss]ezione"
     rf"|[Ss]ezione\s{{1,3}}(?:{_SEZ_ORD}|[Ll]avoro|[Tt]ributaria))(?:\s{{1,3}}(?P<b>civil[ei]|penal[ei]))?"
     rf"\s{{1,3}}(?:della|dalla)\s{{1,3}}$", re.I)
+_OF_BEFORE = re.compile(r"(?:della|dalla)\s{1,3}$", re.I)
 _PLEN_OF_CDS = re.compile(r"\s{1,3}del\s{1,3}(?:Consiglio\s{1,3}di\s{1,3}Stato|Cons\.\s?(?:di\s+)?St(?:ato\b|\.))")
 _EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|di\s+primo\s+grado\s+(?:UE|CE)\b)")
 # after the court name of an ordinary, accounting or tax court: its seat ("Trib. Milano",
@@ -1519,6 +1520,8 @@ class _Scanner:
     def _section_before(self, start: int) -> tuple[int, str | None, str | None]:
         """(where the citation starts, section, branch) when the Cassazione's section is named before it:
         "le Sezioni Unite della Cassazione", "la terza sezione penale della Corte di cassazione"."""
+        if not _OF_BEFORE.search(self.text, max(0, start - 10), start):
+            return start, None, None  # cheap test first: the section needs "della"/"dalla" right before
         bm = _SEC_BEFORE.search(self.text, max(0, start - 60), start)
         if not bm:
             return start, None, None
@@ -1541,13 +1544,13 @@ class _Scanner:
         Consiglio di Stato', 'Con l'ordinanza n. 207 del 2018 la Corte costituzionale' (decision before
         the court): one citation per number, spanning decision and court."""
         text = self.text
+        near = text[max(0, start - _PREFIX_WINDOW - 60) : start].lower()
+        if "sent" not in near and "ord" not in near:
+            return False  # no decision type in reach: spare the regex searches
         court = court_of(anchor)
         # "la sentenza n. 5/2020 delle Sezioni Unite della Cassazione": the section stands between
         sec_start, section, branch = self._section_before(start) if court == "CASS" else (start, None, None)
         window = text[max(0, sec_start - _PREFIX_WINDOW) : sec_start]
-        low = window.lower()
-        if "sent" not in low and "ord" not in low:
-            return False  # no decision type in reach: spare the regex search
         m = _CASE_PREFIX.search(window)
         if not m or not (m.group("of") or m.group("of2") or m.group("con")):
             return False
