@@ -332,6 +332,9 @@ def test_sections_in_words_and_before_sezione(text, want):
     ("Cons. Stato, sentenze n. 9 del 2012 e 10 del 2013", [("CDS", None, None, "9", 2012), ("CDS", None, None, "10", 2013)]),
     # after a singular a bare "n/yyyy" joined by a comma alone is not the court's: "241/1990" may be a law
     ("Cass. n. 5/2020, 241/1990", [("CASS", None, None, "5", 2020)]),
+    # a further decision named with another court is that court's, never the chain's
+    ("Cass. pen., sez. VI, n. 7/2019; ordinanza n. 8/2018 della Consulta",
+     [("CASS", "6", "pen", "7", 2019), ("COST", None, None, "8", 2018)]),
     # joined by "e" it is the next decision of the list
     ("Corte cost., sent. n. 70/2015 e 178/2015", [("COST", None, None, "70", 2015), ("COST", None, None, "178", 2015)]),
 ])

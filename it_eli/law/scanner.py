@@ -423,6 +423,7 @@ _SEC_BEFORE = re.compile(
     rf"(?P<sec>[Ss]ezioni\s{{1,3}}[Uu]nite|S\.\s?U\.|SS\.\s?UU\.|{_SEZ_ORD}\s{{1,3}}[Ss]ezione"
     rf"|[Ss]ezione\s{{1,3}}(?:{_SEZ_ORD}|[Ll]avoro|[Tt]ributaria))(?:\s{{1,3}}(?P<b>civil[ei]|penal[ei]))?"
     rf"\s{{1,3}}(?:della|dalla)\s{{1,3}}$", re.I)
+_OF_AFTER = re.compile(r"\s{0,3},?\s{0,3}(?:della|dalla|delle|del|dal)\s{1,3}|\s{0,3},?\s{0,3}(?:dell|dall)['’]\s?", re.I)
 _OF_BEFORE = re.compile(r"(?:della|dalla)\s{1,3}$", re.I)
 _PLEN_OF_CDS = re.compile(r"\s{1,3}del\s{1,3}(?:Consiglio\s{1,3}di\s{1,3}Stato|Cons\.\s?(?:di\s+)?St(?:ato\b|\.))")
 _EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|di\s+primo\s+grado\s+(?:UE|CE)\b)")
@@ -1508,6 +1509,8 @@ class _Scanner:
                 # a bare "5/2020" continues a list opened in the plural ("sentenze nn. ...") or joined by "e"
                 # ("sent. n. 348/2007 e 349/2007"); after a comma alone it may be a law ("Cass. n. 5/2020, 241/1990")
                 return pos
+            if self._of_other_court(m.end(), c.court):
+                return pos  # "...; ordinanza n. 207/2018 della Consulta": that court's, not this one's
             if m.group("dt"):
                 v = m.group("dt").lower()
                 dtype = "sentenza" if v.startswith("sent") else "ordinanza"
@@ -1519,6 +1522,15 @@ class _Scanner:
             for n in nums:
                 self.out.append(self._same_court(c, s2, m.end(), n, year, date, dtype))
             pos = m.end()
+
+    def _of_other_court(self, pos: int, court: str) -> bool:
+        """Whether a court other than `court` is named right after pos as the decision's
+        ("n. 207/2018 della Consulta")."""
+        om = _OF_AFTER.match(self.text, pos)
+        if not om:
+            return False
+        tm = _TRIGGER.match(self.text, om.end())
+        return bool(tm and tm.lastgroup == "court" and court_of(tm.group(0)) != court)
 
     def _section_before(self, start: int) -> tuple[int, str | None, str | None]:
         """(where the citation starts, section, branch) when the Cassazione's section is named before it:
