@@ -268,3 +268,140 @@ def test_long_numbers(text, want):
 def test_enumeration_cut_before_a_long_number_keeps_its_span():
     cs = extract_citations("Ai sensi degli artt. 3 e 4, 20121 Milano")
     assert [c.raw for c in cs] == ["artt. 3 e 4", "artt. 3 e 4"]
+
+
+# ---------------------------------------------------------------- case law as practitioners write it
+
+
+def _cases(text):
+    return [(c.court, c.court_section, c.court_branch, c.decision_number, c.decision_year)
+            for c in extract_citations(text) if c.kind == "case"]
+
+
+@pytest.mark.parametrize("text,want", [
+    ("Cass. trib., 9 febbraio 2018, n. 3167", [("CASS", "trib", "civ", "3167", 2018)]),
+    ("Cass. tributaria n. 775/2015", [("CASS", "trib", "civ", "775", 2015)]),
+    ("Cass. trib., sez. V, n. 2019/2021", [("CASS", "5", "civ", "2019", 2021)]),
+    ("Cass. lav., 11 luglio 2017, n. 17093", [("CASS", "lav", "civ", "17093", 2017)]),
+    # after another court "trib." is no section of it: the Tribunale that follows is read on its own
+    ("Cons. Stato n. 1/2020; trib. Roma n. 4/2021", [("CDS", None, None, "1", 2020), ("TRIB", None, None, "4", 2021)]),
+    # "Tribunale amministrativo" with no "regionale" is still the TAR, never a Tribunale seated at "Amministrativo"
+    ("l'adito Tribunale Amministrativo (sent. n. 54/2020)", [("TAR", None, None, "54", 2020)]),
+])
+def test_cassazione_sections_after_the_name_are_not_other_courts(text, want):
+    assert _cases(text) == want
+
+
+@pytest.mark.parametrize("text,want", [
+    ("Cass., Sezione Sesta Civile, n. 2/2021", ("CASS", "6", "civ", "2", 2021)),
+    ("Cass. pen., II Sezione, n. 7/2016", ("CASS", "2", "pen", "7", 2016)),
+    ("Cass. civ., IV Sez., n. 8/2010", ("CASS", "4", "civ", "8", 2010)),
+    ("Cass., prima sezione, n. 9/2008", ("CASS", "1", None, "9", 2008)),
+    ("Cass., sezioni unite civili, n. 3/2012", ("CASS", "U", "civ", "3", 2012)),
+    ("Cass., Sez. lavoro, n. 4/2013", ("CASS", "lav", "civ", "4", 2013)),
+    ("TAR Lazio, Roma (Sezione Prima Bis), n. 6/2022", ("TAR", "1-bis", None, "6", 2022)),
+    ("Cons. Stato (Sez. V), n. 5/2014", ("CDS", "5", None, "5", 2014)),
+    ("Cass. civ. Sez. VI - 2, n. 11/2019", ("CASS", "6-2", "civ", "11", 2019)),
+    ("Cass. civ., Sez. L, n. 12/2019", ("CASS", "lav", "civ", "12", 2019)),
+    ("Cass. pen., 5^ sez., n. 13/2019", ("CASS", "5", "pen", "13", 2019)),
+    ("Cass. civ., 2a sezione, n. 14/2019", ("CASS", "2", "civ", "14", 2019)),
+    ("Cass. civ., sez. 3ª, n. 15/2019", ("CASS", "3", "civ", "15", 2019)),
+    ("Cass. Sez.  2 ^, n. 16/2019", ("CASS", "2", None, "16", 2019)),
+])
+def test_sections_in_words_and_before_sezione(text, want):
+    assert _cases(text) == [want]
+
+
+@pytest.mark.parametrize("text,want", [
+    # a year after the last number is every number's
+    ("Corte cost., sentt. nn. 7 e 8 del 2011", [("COST", None, None, "7", 2011), ("COST", None, None, "8", 2011)]),
+    ("Corte cost., ordinanze n. 3, n. 9 e n. 40 del 2005",
+     [("COST", None, None, "3", 2005), ("COST", None, None, "9", 2005), ("COST", None, None, "40", 2005)]),
+    ("Cass. pen., sez. II, nn. 101 e 102/2017", [("CASS", "2", "pen", "101", 2017), ("CASS", "2", "pen", "102", 2017)]),
+    # each number with its year, then a group sharing one
+    ("Corte cost., sentenze n. 6 del 2001, n. 7 del 2002 e nn. 8 e 9 del 2003",
+     [("COST", None, None, "6", 2001), ("COST", None, None, "7", 2002), ("COST", None, None, "8", 2003),
+      ("COST", None, None, "9", 2003)]),
+    # a list with no year: the plural mark makes every number a decision, and no year is made up
+    ("Corte cost., sentt. nn. 15 e 16", [("COST", None, None, "15", None), ("COST", None, None, "16", None)]),
+    # a singular "n." with no year: only the first number is a decision ("5" is the day of a date)
+    ("Cass., n. 1234, 5 luglio 2020", [("CASS", None, None, "1234", 2020)]),
+    ("Corte cost. n. 4, n. 6", [("COST", None, None, "4", None)]),
+    # right after the type, with no "n." at all, when a year follows the list
+    ("Corte cost., ordinanze 41 e 42/2012", [("COST", None, None, "41", 2012), ("COST", None, None, "42", 2012)]),
+    ("Corte cost., sent. 12 e art. 5", []),
+    # after a plural each number may carry its own year, with no "n." again
+    ("Corte cost., sentt. nn. 5/2003 e 6/2004", [("COST", None, None, "5", 2003), ("COST", None, None, "6", 2004)]),
+    ("Cons. Stato, sentenze n. 9 del 2012 e 10 del 2013", [("CDS", None, None, "9", 2012), ("CDS", None, None, "10", 2013)]),
+    # after a singular a bare "n/yyyy" joined by a comma alone is not the court's: "241/1990" may be a law
+    ("Cass. n. 5/2020, 241/1990", [("CASS", None, None, "5", 2020)]),
+    # a further decision named with another court is that court's, never the chain's
+    ("Cass. pen., sez. VI, n. 7/2019; ordinanza n. 8/2018 della Consulta",
+     [("CASS", "6", "pen", "7", 2019), ("COST", None, None, "8", 2018)]),
+    # joined by "e" it is the next decision of the list
+    ("Corte cost., sent. n. 70/2015 e 178/2015", [("COST", None, None, "70", 2015), ("COST", None, None, "178", 2015)]),
+])
+def test_lists_of_decisions_of_one_court(text, want):
+    assert _cases(text) == want
+
+
+def test_a_list_sharing_its_year_shares_its_span_and_type():
+    cs = extract_citations("Secondo Corte cost., sentenze n. 31 e n. 32 del 2012, la norma è illegittima.")
+    assert [(c.raw, c.decision_type, c.ecli) for c in cs] == [
+        ("Corte cost., sentenze n. 31 e n. 32 del 2012", "sentenza", "ECLI:IT:COST:2012:31"),
+        ("Corte cost., sentenze n. 31 e n. 32 del 2012", "sentenza", "ECLI:IT:COST:2012:32")]
+
+
+@pytest.mark.parametrize("unit", ["Corte cost., sentt. nn. 1 e ", "nn. 1, 2, 3 e ", "Cass. n. 1 del 2000, n. 2, ",
+                                  "Cass., III Sez., (", "(Sezione Prima Bis) ", "TAR Lazio (ud. 1/2/20) "])
+def test_pathological_case_lists_complete(unit):
+    text = unit * (200_000 // len(unit))
+    out = extract_citations(text)
+    assert all(text[c.start : c.end] == c.raw for c in out[:1000])
+
+
+@pytest.mark.parametrize("text,date,year", [
+    ("TAR Puglia, Bari, sez. II, 4.5.20, n. 611", "2020-05-04", 2020),
+    ("Cass. civ., 30-9-99, n. 10876", "1999-09-30", 1999),
+    ("Cass. pen., Sez. II, (ud. 17/10/2023) 9/01/2024, n. 1002", "2024-01-09", 2024),  # the year of the deposit
+    ("Cass. pen., Sez. II, 17/10/2023 (dep. 9/01/2024), n. 1002", "2024-01-09", 2024),
+    ("Cass. pen., Sez. II, 17/10/2023, n. 1002/2024 (dep. 9/1/2024)", "2024-01-09", 2024),
+    ("Cass. pen., Sez. II, (c.c. 17 ottobre 2023) 9 gennaio 2024, n. 1002", "2024-01-09", 2024),
+    ("Cass. civ., 12.13.20, n. 5", None, None),  # not a date: no date or year is made up
+    ("La Corte costituzionale, con sentenza 3 dicembre 2020 - 21 gennaio 2021, n. 4", "2021-01-21", 2021),
+    ("La Corte costituzionale, con sentenza 23 - 27 giugno 1991, n. 300", "1991-06-27", 1991),
+])
+def test_decision_dates_as_written(text, date, year):
+    (c,) = [c for c in extract_citations(text) if c.kind == "case"]
+    assert (c.decision_date, c.decision_year) == (date, year)
+
+
+@pytest.mark.parametrize("text,want", [
+    ("Con l'ordinanza n. 97 del 2021 la Corte costituzionale ha rinviato la trattazione",
+     [("COST", None, None, "97", 2021)]),
+    ("Con sentenza n. 3000/2015, il Consiglio di Stato ha respinto", [("CDS", None, None, "3000", 2015)]),
+    ("con le sentenze nn. 12 e 13 del 2016 la Corte costituzionale", [("COST", None, None, "12", 2016),
+                                                                     ("COST", None, None, "13", 2016)]),
+    ("l'ordinanza n. 8 del 2017 della Corte di cassazione", [("CASS", None, None, "8", 2017)]),
+    # without "con" the court after the decision may be another one: nothing is read
+    ("Avverso la sentenza n. 41/2016 il Consiglio di Stato ha accolto l'appello", []),
+    ("Il Tribunale di Venezia, sezione specializzata in materia di impresa, con sentenza 3 marzo 2020, n. 501",
+     [("TRIB", "specializzata in materia di impresa", None, "501", 2020)]),
+    ("Con la sentenza 2 febbraio 2018, n. 90, il Tribunale di Pisa ha", [("TRIB", None, None, "90", 2018)]),
+    ("la Corte costituzionale, già con la sentenza n. 31 del 1998", [("COST", None, None, "31", 1998)]),
+    ("la Corte costituzionale, da ultimo con la sentenza n. 88 del 2022", [("COST", None, None, "88", 2022)]),
+    ("Il Tribunale di Lecce, in funzione di giudice del lavoro, con sentenza n. 14/2011",
+     [("TRIB", None, None, "14", 2011)]),
+    ("la Corte costituzionale ha poi detto nel 2019", []),
+    # the Cassazione's section named before it, the decision before or after
+    ("le Sezioni Unite della Cassazione, con la sentenza n. 11/2007", [("CASS", "U", None, "11", 2007)]),
+    ("la sentenza n. 12/2008 delle Sezioni unite civili della Corte di cassazione", [("CASS", "U", "civ", "12", 2008)]),
+    ("la seconda sezione penale della Cassazione, con sentenza n. 13/2009", [("CASS", "2", "pen", "13", 2009)]),
+    ("la sentenza n. 14/2010 della Cass. pen.", [("CASS", None, "pen", "14", 2010)]),
+    ("le Sezioni Unite della Cassazione hanno chiarito", []),
+    ("La Corte di cassazione, sezione terza civile, con l'ordinanza 4 maggio 2021, n. 11600",
+     [("CASS", "3", "civ", "11600", 2021)]),
+    ("la Suprema Corte, nell’ordinanza n. 22/2016", [("CASS", None, None, "22", 2016)]),
+])
+def test_court_named_after_or_far_from_its_decision(text, want):
+    assert _cases(text) == want

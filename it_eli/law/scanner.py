@@ -398,60 +398,130 @@ _ISSUER = re.compile(
 
 _TAR_PLACE = re.compile(
     rf"{_S}[,\-–]?{_S}(?:(?:per\s+(?:il|la|l['’])|del|della|dell['’]|di)\s{{0,3}})?(?P<reg>{_REGION_RE})"
-    rf"(?:{_S}[,\-–(]{_S}(?:sede(?:\s+staccata)?\s+di\s+|sez(?:\.|ione)\s+staccata\s+di\s+|sede\s+)?(?P<seat>{_SEAT_RE})\)?)?"
+    # the seat, after a comma, a space or named as one, in any case: "Lazio, Roma", "Lazio Roma" (as databases
+    # print it), "per la Lombardia sezione staccata di Brescia"
+    rf"(?:(?:{_S}[,\-–(]{_S}|\s{{1,3}})(?:(?i:sede(?:\s+staccata)?\s+di|sez(?:\.|ione)\s+staccata\s+di|sede)\s+)?"
+    rf"(?P<seat>{_SEAT_RE})(?![a-zà-ù])\)?)?"
     rf"|{_S}[,\-–]?{_S}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
 )
+# a decision's date: "12 febbraio 2021", "10/03/2021", "2.1.19" (one separator, two- or four-digit year)
+# "16 - 19 dicembre 1968": decided on the 16th, deposited on the 19th (the date of record is the last one)
+_TEXT_DATE = rf"(?:(?:\d{{1,2}}|1°)\s{{0,3}}[-–]\s{{0,3}})?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)"
+_NUM_DATE = r"\d{1,2}(?P<dsep>[./-])\d{1,2}(?P=dsep)(?:\d{4}|\d{2})(?!\d|[./]\d)"
+_DEPOSIT = r"dep(?:\.|ositata|osito)(?:\s{1,3}(?:il|del))?\s{1,3}"
+# the hearing before the deposit ("(ud. 12/01/2022) 10/03/2022", "(data ud. ...)"): not the decision's date
+_HEARING = (rf"(?:data\s{{1,3}})?(?:ud(?:\.|ienza)|c\.\s?c\.|camera\s+di\s+consiglio)(?:\s{{1,3}}(?:del|dell['’]))?{_S}"
+            rf"(?:{_TEXT_DATE}|{_NUM_DATE.replace('dsep', 'hsep')})")
 # a section's suffix: "VI-3", "6-1", "IV-bis", "III T"; never the "n" of "sez. I n. 123"
-_SEZ_SUF = r"(?:[-\s]?(?:bis|ter)(?![a-zà-ù])|-\d(?!\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?"
+# (a spaced "VI - 3" too, as the databases print it, but never the day of a date: "sez. III - 5 marzo 2021")
+_SEZ_SUF = (r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)"
+            rf"|\s{{1,2}}[-–]\s{{1,2}}\d(?!\d|\s{{0,3}}(?:{_MONTH_RE})|\s?[./-]\s?\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?")
+# a section's ordinal in words or as "3ª" / "3^" / "3a": "Sezione Terza", "Sezione Seconda Bis", "Terza Sezione", "3ª sez."
+_SEZ_ORD = (rf"(?:{ORDINAL_RE}|\d{{1,2}}(?:\s?[ªº°^]|a(?=\s)))(?![a-zà-ù])(?:[-\s]{{1,2}}(?:bis|ter|quater)(?![a-zà-ù]))?")
+_SEZ_WORD = r"(?:[Ss]ez(?:ione(?![a-zà-ù])|\.)|SEZ(?:IONE|\.))"
+# one element of a case citation; a dash separates too ("5 marzo 2021 - n. 6000"), and a bracket may open
+# the rest ("Corte costituzionale (sent. n. 242/2019)", "TAR Lazio (Sezione Seconda Bis)")
 _CASE_EL = re.compile(
-    rf"{_S}[,;]?{_S}(?:"
-    rf"(?P<branch>civ(?:ile|\.)|pen(?:ale|\.))"
+    rf"{_S}[,;\-–]?{_S}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s|sent|ord|nn?\.|cfr\.|\d)){_S})?(?:"
+    rf"(?P<branch>civ(?:il[ei](?![a-zà-ù])|\.)|pen(?:al[ei](?![a-zà-ù])|\.))"
     rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
-    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|pen\.|civ\.|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}{_SEZ_SUF}|quater|stralcio)"
-    rf"|(?P<sezx>(?:[Ss]ez(?:ioni|ione|\.)|[Ss]ezz\.)\s{{0,3}}(?:(?:[a-zà-ù]{{2,12}}\.?|per\s+(?:la|il|l['’]))\s{{0,3}}){{1,4}})"
+    rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|(?-i:[LF])\.?(?![A-Za-zà-ù])|pen(?:\.|ale(?![a-zà-ù]))|civ(?:\.|ile(?![a-zà-ù]))|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}(?!\s?[ªº°^]){_SEZ_SUF}|quater|stralcio)"
+    rf"(?:{_S}\))?"
+    rf"|{_SEZ_WORD}\s{{0,3}}(?=[pstqondvu\d])(?P<sezw>{_SEZ_ORD})(?:{_S}\))?"
+    # (the look-ahead spares the ordinals' alternation wherever no "sez" follows the next word)
+    rf"|(?=[^\s,;()]{{1,16}}(?:[-\s](?:bis|ter|quater))?\s{{1,3}}sez)(?P<sezpre>(?:[IVX]{{1,4}}(?:[-\s](?:bis|ter|quater))?|{_SEZ_ORD})\s{{1,3}}{_SEZ_WORD})(?:{_S}\))?"
+    # a section named in words: "sez. giur.", "sezione specializzata in materia di impresa"
+    rf"|(?P<sezx>(?:[Ss]ez(?:ioni|ione|\.)|[Ss]ezz\.)\s{{0,3}}(?:(?:[a-zà-ù]{{2,16}}\.?|per\s+(?:la|il|l['’]))\s{{0,3}}){{1,6}})"
     rf"|(?P<lav>lav\.|lavoro)"
+    rf"|(?P<tribs>trib(?:\.|utaria(?![a-zà-ù])))"
     rf"|(?P<bare>[IVX]{{1,4}}(?:-bis|-ter)?)(?=\s{{0,3}},)"
-    rf"|(?P<dtype>sent(?:enza|\.)|ord(?:inanza|\.)(?:\s?interl(?:ocutoria|\.))?|decr(?:eto|\.)|dec\.|parere|decisione)"
-    rf"|(?P<date>(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)|(?:del\s+|dep(?:\.|ositata)(?:\s+il)?\s+)?\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{4}}(?!\d))"
+    rf"|(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.)(?:\s?interl(?:ocutori[ae]|\.))?|decr(?:et[oi]|\.)|dec\.|parer[ei]|decision[ei])"
+    rf"|(?P<hearing>(?P<hpar>\({_S})?{_HEARING}(?(hpar){_S}\)))"
+    rf"|(?P<date>(?P<dpar>\({_S}(?=dep))?(?:del\s+|{_DEPOSIT})?(?:{_TEXT_DATE}|{_NUM_DATE})(?(dpar){_S}\)))"
     rf"|(?P<causa>(?:(?:causa|cause\s+riunite|proc(?:\.|edimento))\s{{0,3}})?(?-i:[CTF])\s?[-–]\s?\d{{1,4}}/\d{{2}}(?![\d/])(?:\s?P\b)?)"
-    rf"|(?P<num>(?:(?:ric(?:\.|orso)\s{{0,3}})?n(?:\.|r\.|°|um\.)|numero){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
+    rf"|(?P<num>(?:(?:ric(?:\.|orso)\s{{0,3}})?n(?:n?\.|r\.|°|um\.)|numer[oi]){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
     rf"|\d{{1,6}}{_S}/{_S}\d{{4}}(?![\d/])"
     rf"|\d{{1,6}}{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))"
     rf"|(?P<year>(?:19|20)\d{{2}})(?![\d/])(?!\.\d)"
-    rf"|(?P<filler>(?:a|con|la|le|sua|nella|nelle|recente|nota|celebre|citata|pronuncia|in|data)(?![a-zà-ù]))"
+    # how the court sat, between its name and its decision: skipped
+    rf"|(?P<qual>in\s{{1,3}}(?:sede\s{{1,3}}(?:giurisdizionale|consultiva|di\s{{1,3}}rinvio|penale|civile)"
+    rf"|composizione\s{{1,3}}(?:monocratica|collegiale)|funzione\s{{1,3}}di\s{{1,3}}giudice\s{{1,3}}(?:del\s{{1,3}}lavoro|d['’]\s?appello|tutelare)"
+    rf")(?![a-zà-ù]))"
+    # (grouped by first letter: tried at every element, one test per letter rather than one per word)
+    rf"|(?P<filler>(?:a(?:nche|ncora)?|c(?:on|elebre|itata)|d(?:ata|a\s{{1,3}}ultimo|i\s{{1,3}}recente)"
+    rf"|ex\s{{1,3}}(?:multis|plurimis)|[tf]ra\s{{1,3}}le\s{{1,3}}altre|già|in(?:fine|oltre)?|l[ae]|medesima"
+    rf"|n(?:ella|elle|ota)|p(?:oi|ure|ronuncia|recedente|er\s{{1,3}}tutte)|r(?:ecente|ichiamata|icordata)"
+    rf"|s(?:ua|tessa|torica|uccessiva))(?![a-zà-ù])"
+    rf"|cfr\.|(?:l|nell|coll|dall|sull)['’]\s?(?=[a-zà-ù]))"
     rf"|(?P<gc>G\.\s?C\.|GC\b|Grande\s+(?:Camera|Sezione|Chambre))"
     rf"|(?P<place>(?-i:[A-Z])[a-zà-ù'’]{{2,}}(?:[\s-]{{1,2}}(?-i:[A-Z])[a-zà-ù'’]{{2,}}){{0,2}})"
     rf")",
     re.I,
 )
+_SEC_BEFORE = re.compile(
+    rf"(?P<sec>[Ss]ezioni\s{{1,3}}[Uu]nite|S\.\s?U\.|SS\.\s?UU\.|{_SEZ_ORD}\s{{1,3}}[Ss]ezione"
+    rf"|[Ss]ezione\s{{1,3}}(?:{_SEZ_ORD}|[Ll]avoro|[Tt]ributaria))(?:\s{{1,3}}(?P<b>civil[ei]|penal[ei]))?"
+    rf"\s{{1,3}}(?:della|dalla)\s{{1,3}}$", re.I)
+_OF_AFTER = re.compile(r"\s{0,3},?\s{0,3}(?:della|dalla|delle|del|dal)\s{1,3}|\s{0,3},?\s{0,3}(?:dell|dall)['’]\s?", re.I)
+_OF_BEFORE = re.compile(r"(?:della|dalla)\s{1,3}$", re.I)
+_PLEN_OF_CDS = re.compile(r"\s{1,3}del\s{1,3}(?:Consiglio\s{1,3}di\s{1,3}Stato|Cons\.\s?(?:di\s+)?St(?:ato\b|\.))")
 _EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|di\s+primo\s+grado\s+(?:UE|CE)\b)")
 # after the court name of an ordinary, accounting or tax court: its seat ("Trib. Milano",
 # "Corte d'appello di Napoli", "Tribunale per i minorenni di Roma", "Trib. sorv. Bari")
 _PLACE = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:per\s+i\s+minorenni|di\s+sorveglianza|del\s+riesame|min(?:\.|orenni)|sorv(?:\.|eglianza)|riesame"
+    r"|[Oo]rdinario|[Cc]ivile|[Pp]enale"  # "Tribunale ordinario di Roma": the kind, then the seat
     r"|d['’]\s?[Aa]ppello|[Rr]eg(?:\.|ionale)|[Pp]rov(?:\.|inciale)|di\s+(?:primo|secondo)\s+grado)\s{0,3})?"
     r"(?:(?:di|del|della|dell['’]|per\s+(?:il|la|l['’]))\s{0,3})?"
     r"(?P<place>L['’]\s?[A-Z][a-zà-ù]+|(?-i:[A-Z])[a-zà-ù'’]+(?:(?:[\s-]{1,2}|\s(?:di|nell['’]|d['’])\s?)(?-i:[A-Z])[a-zà-ù'’]+){0,3}"
     r"|(?i:" + "|".join(_CITIES) + r")(?![a-zà-ù]))"
 )
 _NUM_PARTS = re.compile(
-    rf"(?:(?:n(?:\.|r\.|°|um\.)|numero){_S})?(?P<n>\d{{1,6}})(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
+    rf"(?:(?:n(?:n?\.|r\.|°|um\.)|numer[oi]){_S})?(?P<n>\d{{1,6}})(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
     re.I,
 )
 _DATE_PARTS = re.compile(
-    rf"(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})|(?P<d2>\d{{1,2}})[./-](?P<m2>\d{{1,2}})[./-](?P<y2>\d{{4}})",
+    rf"(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})|(?P<d2>\d{{1,2}})[./-](?P<m2>\d{{1,2}})[./-](?P<y2>\d{{4}}|\d{{2}})(?!\d)",
     re.I,
 )
+# Lists of decisions of one court: "sentt. nn. 348 e 349 del 2007", "n. 10, n. 11 e n. 82 del 2000".
+# A year (or date) written after the last number is every listed number's; each number keeps its own
+# when it has one ("n. 475 del 1994, n. 355 del 1995": the chain below).
+_LIST_SEP = r"(?:\s{0,3},\s{0,3}(?:ed?\s{1,3})?|\s{1,3}ed?\s{1,3})"
+
+
+def _list_num(group: str) -> str:
+    """A listed number (captured as `group`), never the day of a date."""
+    return rf"(?:(?:nn?\.|nr\.){_S})?(?P<{group}>\d{{1,6}})(?!\d|[./-]\d{{1,2}}[./-]\d|\s{{1,3}}(?:{_MONTH_RE}))"
+
+
+_LIST_YEAR = (rf"(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})"
+              rf"|{_S},?\s{{1,3}}del(?:l['’]\s?|\s{{1,3}})(?:anno\s{{1,3}})?(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))")
+_BARE_HEAD = re.compile(rf"{_S}(?P<n>\d{{1,6}})(?!\d|[./-]\d|\s{{1,3}}(?:{_MONTH_RE}))", re.I)
+_LIST_ITEM = re.compile(_LIST_SEP + _list_num("n"), re.I)
+# the rest of a list after its first number: more numbers, then the year they share (if written)
+_LIST_TAIL = re.compile(rf"(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{1,20}})(?:{_LIST_YEAR})?(?![\d/])", re.I)
 _CASE_CHAIN = re.compile(
-    rf"(?:{_S}[,;]{_S}(?:e\s{{1,3}}|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}e\s{{1,3}})(?P<num>n(?:\.|r\.){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|,?\s{{1,3}}del\s{{1,3}}\d{{4}}(?!\d)))",
+    rf"(?:{_S}[,;]{_S}(?:(?P<and>e\s{{1,3}})|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}(?P<and2>e)\s{{1,3}})"
+    rf"(?P<dt>(?:sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}})?"  # "ord. n. 475/1994; sent. n. 5/1995"
+    rf"(?P<num>(?P<mark>(?:nn?\.|nr\.){_S})?(?P<n>\d{{1,6}})(?!\d)(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{0,20}}){_LIST_YEAR})(?![\d/])",
     re.I,
 )
+_PLURAL_DTYPE = re.compile(r"sentenze|sentt\.|ordinanze|ordd\.|decreti|pareri|decisioni", re.I)
 # "sentenza n. 238 del 2014 della Corte costituzionale": decision before the court
 _CASE_PREFIX = re.compile(
-    rf"(?P<dtype>sent(?:enza|\.)|ord(?:inanza|\.))\s{{1,3}}(?P<num>(?:n\.\s{{0,3}})?\d{{1,6}}(?:\s{{0,3}}/\s{{0,3}}(?:\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}))\s{{1,3}}(?:della|dalla|delle)\s{{1,3}}$",
+    rf"(?P<con>con\s{{1,3}}(?:la\s{{1,3}}|le\s{{1,3}}|l['’]\s?)?)?(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}}"
+    rf"(?:(?P<nums>(?:nn?\.\s{{0,3}})?\d{{1,6}}(?:{_LIST_SEP}(?:nn?\.\s{{0,3}})?\d{{1,6}}(?!\d)){{0,20}})"
+    rf"(?:\s{{0,3}}/\s{{0,3}}(?P<y2>\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))"
+    # date first: "Con la sentenza 12 maggio 2021, n. 4001, il Tribunale di Milano"
+    rf"|(?:del\s{{1,3}})?(?P<dd>\d{{1,2}}|1°)\s{{1,3}}(?P<dm>{_MONTH_RE})\s{{1,3}}(?P<dy>\d{{4}}){_S},?{_S}n\.{_S}(?P<dn>\d{{1,6}})(?![\d/]))"
+    # "... della Corte"; or, after "con", the court as the subject: "Con l'ordinanza n. 207 del 2018 la Corte
+    # costituzionale" (without "con" the subject may be another court: "avverso la sentenza n. 5/2020 la Corte d'appello")
+    rf"{_S},?\s{{1,3}}(?:(?P<of>della|dalla|delle|del|dal)\s{{1,3}}|(?P<of2>dell|dall)['’]\s?|(?:la|il)\s{{1,3}}|l['’]\s?)$",
     re.I,
 )
+_PREFIX_WINDOW = 160  # characters looked back for the decision a court name follows
 
 _ECLI = re.compile(r"(?i:ECLI:IT):(?P<court>[A-Za-z0-9]{1,7}):(?P<year>\d{4}):(?P<ord>[A-Za-z0-9.]{1,25})(?<!\.)")
 
@@ -465,8 +535,9 @@ _OTHER_COURT_LIST: list[tuple[str, str]] = [
     (r"Corte\s+(?:EDU|[Ee]du|E\.D\.U\.|[Ee]uropea\s+dei\s+diritti\s+dell['’]\s?[Uu]omo|di\s+Strasburgo)|C\.\s?EDU\b"
      r"|C\.\s?[Ee]du\b", "CEDU"),
     (r"Corte\s+(?:dei\s+)?[Cc]onti|C\.\s?[Cc]onti\b", "CCONTI"),
-    (r"Corte\s+d['’]\s?[Aa]ssise(?:\s+d['’]\s?[Aa]ppello)?|C\.\s?[Aa]ss\.", "ASSISE"),
-    (r"Corte\s+d['’]\s?[Aa]ppello|C\.\s?[Aa]pp\.|App\.(?=\s{1,3}[A-Z])|App\.$", "APP"),
+    # "d'appello" and "di Appello" (elision is not always written) name the same courts
+    (r"Corte\s+(?:d['’]\s?|di\s+)[Aa]ssise(?:\s+(?:d['’]\s?|di\s+)[Aa]ppello)?|C\.\s?[Aa]ss\.", "ASSISE"),
+    (r"Corte\s+(?:(?:d['’]\s?|di\s+)[Aa]ppello|[Aa]pp\.)|C\.\s?[Aa]pp\.|App\.(?=\s{1,3}[A-Z])|App\.$", "APP"),
     (r"[Tt]rib(?:\.|unale\b)", "TRIB"),
 ]
 _OTHER_COURTS = "|".join(p for p, _ in _OTHER_COURT_LIST)
@@ -494,9 +565,14 @@ def _seat_name(raw: str) -> str:
 
 def court_of(anchor: str) -> str:
     """The court code of a trigger anchor ('Cass.', 'Trib.', 'Corte EDU', ...)."""
-    a = anchor.lower().replace(" ", "").replace("\u00a0", "")
+    a = re.sub(r"\s+", "", anchor.lower())
     if a.startswith(("t.a.r", "tar", "tribunaleamministrativo")):
         return "TAR"
+    # the Supreme Court by its epithet; the Consiglio di Stato as "C. St." / "C. Stato" and its plenary
+    if a.startswith(("supremacorte", "s.c.")):
+        return "CASS"
+    if a.startswith(("c.st", "ad.plen", "adunanzaplen")):
+        return "CDS"
     for rx, code in _OTHER_COURT_RE:
         if rx.match(anchor):
             return code
@@ -504,7 +580,7 @@ def court_of(anchor: str) -> str:
         return "COST"
     if "cass" in a:
         return "CASS"
-    if a.startswith(("c.g.a", "cga")) or "giustizia" in a:
+    if a.startswith(("c.g.a", "cga")) or "giust" in a:
         return "CGARS"
     if a.startswith(("cons", "consigliodistato", "c.d.s", "cds")):
         return "CDS"
@@ -521,10 +597,12 @@ _TRIGGER = re.compile(
     r"(?<![\w])(?:"
     r"(?P<ecli>(?i:ECLI:IT:))"
     r"|(?P<art>(?i:artt?\.|art(?=\s+\d)|articol[oi](?![a-z])))"
-    r"|(?P<court>(?:(?i:corte\s+(?:cost|costituzionale|(?:suprema\s+)?di\s+cassazione))|C\.\s?[Cc]ost\.|(?i:cass(?:azione)?)\b|"
-    r"Consulta\b|"
-    r"Cons\.\s?(?:di\s+)?St|(?i:consiglio\s+di\s+(?:stato|giustizia\s+amministrativa))|C\.d\.S\.|CdS\b|"
-    r"C\.G\.A|CGA|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo\s+regionale)|"
+    r"|(?P<court>(?:(?i:corte\s+(?:cost|costituzionale|(?:suprema\s+)?di\s+cassazione))|C\.\s?[Cc]ost\.|"
+    r"(?:C\.\s?|Corte\s+)[Cc]ass(?:azione)?\b|(?i:cass(?:azione)?)\b|"
+    r"Consulta\b|(?i:suprema\s+corte)(?:\s+(?i:di\s+cassazione))?|S\.\s?C\.(?![A-Za-z])|"
+    r"Cons\.\s?(?:di\s+)?St|C\.\s?St(?:ato\b|\.)|(?i:consiglio\s+di\s+(?:stato|giustizia\s+amministrativa))|C\.d\.S\.|CdS\b|"
+    r"Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria\b)|"
+    r"C\.G\.A|CGA|Cons\.\s?[Gg]iust\.\s?[Aa]mm\.|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo(?:\s+regionale)?)|"
     r"(?i:" + _OTHER_COURTS + r")))"
     r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + _ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
@@ -542,7 +620,8 @@ def _trigger_words() -> list[str]:
              "consiglio", "c.d.s.", "cds", "cdS", "cga", "c.g.a", "t.a.r", "tar ", "tar,", "tribunale", "trib.",
              "comm.", "commissione", "ctp", "ctr", "cgt", "cgue", "cgce", "c.g.u.e.", "c.g.c.e.", "c.t.p.", "c.t.r.",
              "c.edu", "c. edu", "c.cost", "c. cost", "c.conti", "c. conti", "c.app", "c. app", "c.ass", "c. ass",
-             "cedu", "app.", "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
+             "cedu", "app.", "cons. giust", "cons.giust", "suprema", "s.c.", "s. c.", "ad. plen", "ad.plen", "adunanza",
+             "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
              "considerando", "comma", "commi", "co.", "paragrafo", "par.", "punto", "lettera", "lett.", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
              "decretolegge", "decreto-legge", "decreto legge", "decreto", "decr.", "d.-l.", "d. l.", "d. lgs", "d.lgs",
              "d. p.", "d.p.", "r. d.", "l. ", "legge", "circolare", "circ.", "delibera", "determina", "ordinanza",
@@ -615,6 +694,61 @@ def _is_long(key: str) -> bool:
 
 def _roman(s: str) -> str:
     return str(roman_to_int(s) or s)
+
+
+def _case_date(raw: str) -> tuple[str | None, int | None]:
+    """(ISO date, year) of a decision's date as written ('2.1.19' -> 2019-01-02); (None, None) if none."""
+    dm = _DATE_PARTS.search(raw)
+    if not dm:
+        return None, None
+    if dm.group("d"):
+        y = int(dm.group("y"))
+        return _iso(dm.group("d"), dm.group("m"), y), y
+    y = _year(dm.group("y2"))
+    return _iso(dm.group("d2"), dm.group("m2"), y), y
+
+
+_DASH_LEAD = re.compile(r"\s{0,3}[-–]")
+
+
+def _tar_seat(pm: re.Match) -> str:
+    """A TAR's seat from a _TAR_PLACE match: 'Lazio, Roma', 'Lombardia', 'Catania'."""
+    if pm.group("reg"):
+        reg = re.sub(r"\s+", " ", pm.group("reg"))
+        return reg + (", " + pm.group("seat") if pm.group("seat") else "")
+    return pm.group("seat2")
+
+
+def _is_deposit(raw: str) -> bool:
+    return raw.lstrip("( ").lower().startswith("dep")
+
+
+def _take_date(c: Citation, raw: str, deposit: bool = False) -> None:
+    """Date a decision by the first date written, or by its deposit when that follows
+    ("12/01/2022 (dep. 10/03/2022)"): a decision is numbered and dated when deposited."""
+    iso, y = _case_date(raw)
+    if not iso:
+        return  # "12.13.20" is no date, and its "20" no year
+    if c.decision_date is None:
+        c.decision_date, c.decision_year = iso, c.decision_year or y
+    elif (deposit or _is_deposit(raw)) and c.decision_date != iso:
+        if c.decision_year == int(c.decision_date[:4]):
+            c.decision_year = y  # the year came from the hearing's date
+        c.decision_date = iso
+
+
+def _section_code(raw: str) -> str:
+    """A section's code from its ordinal as written: 'Terza' -> '3', 'Seconda Bis' -> '2-bis',
+    'IV Sezione' -> '4', '3ª' -> '3'."""
+    words = re.sub(r"(?i)\s*(?:sez(?:ione|\.))\s*$", "", re.sub(r"\s?[ªº°^]", "", raw.strip())).replace("-", " ").split()
+    head = words[0].lower().rstrip("ªº°^a") if words[0][0].isdigit() else words[0].lower()
+    if head.isdigit():
+        base = str(int(head))
+    elif head in ORDINALS:
+        base = str(ORDINALS[head])
+    else:
+        base = _roman(head.upper())
+    return base + "".join("-" + w.lower() for w in words[1:])
 
 
 # --------------------------------------------------------------------------- parsing helpers
@@ -1333,14 +1467,21 @@ class _Scanner:
         text = self.text
         court = court_of(anchor)
         pos = start + len(anchor)
-        # complete the anchor word: "Corte costituzionale", "Cassazione", "Consiglio di Stato", "C.G.A.R.S."
-        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.)?\.?", text[pos : pos + 12])
+        # complete the anchor word: "Corte costituzionale", "Cassazione", "Consiglio di Stato", "C.G.A.R.S.", "C.G.A.S."
+        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.S\.|S\b|\.)?\.?", text[pos : pos + 12])
         if tm:
             pos += tm.end()
         if court == "CGARS":
-            sm = re.match(r"(?:\s+per\s+la\s+Regione\s+[Ss]iciliana|\s*(?:-\s*)?Sicilia|\s*reg\.\s*Sic\.)?", text[pos : pos + 40])
+            sm = re.match(r"(?:\s+per\s+la\s+Regione\s+[Ss]iciliana|\s*(?:-\s*)?Sicilia|\s*[Rr]eg\.\s*[Ss]ic\.)?", text[pos : pos + 40])
             pos += sm.end() if sm else 0
         c = Citation(raw="", start=start, end=start, kind="case", court=court)
+        if court == "CASS":
+            c.start, c.court_section, c.court_branch = self._section_before(start)
+        if court == "CDS" and anchor[:2].lower() == "ad":
+            # "Ad. plen." alone is the Consiglio di Stato's plenary ("Adunanza plenaria del Consiglio di Stato")
+            c.court_section = "plen"
+            sm = _PLEN_OF_CDS.match(text, pos)
+            pos = sm.end() if sm else pos
         if court == "TRIB":
             um = _EU_TRIB.match(text, pos)
             if um:  # Tribunale UE (the EU General Court): an EU court
@@ -1354,19 +1495,16 @@ class _Scanner:
         if court == "TAR":
             pm = _TAR_PLACE.match(text, pos)
             if pm:
-                if pm.group("reg"):
-                    reg = re.sub(r"\s+", " ", pm.group("reg"))
-                    c.court_seat = reg + (", " + pm.group("seat") if pm.group("seat") else "")
-                else:
-                    c.court_seat = pm.group("seat2")
-                pos = pm.end()
-        got_num = got_date = used_filler = False
+                c.court_seat, pos = _tar_seat(pm), pm.end()
+        got_num = got_date = used_filler = plural = num_year = False
         date_end = pos
+        last = None
         for _ in range(12):
             m = _CASE_EL.match(text, pos)
             if not m or m.end() == pos:
                 break
             g = m.lastgroup
+            prev, last = last, g
             val = m.group(g)
             if g == "branch":
                 c.court_branch = "civ" if val.lower().startswith("civ") else "pen"
@@ -1376,41 +1514,46 @@ class _Scanner:
                 c.court_section = "plen"
             elif g == "sez":
                 v = val.rstrip(".").lower()
+                v = {"l": "lav", "f": "fer"}.get(v, v)  # the Cassazione's own codes: "Sez. L", "Sez. F"
                 if v.startswith("lav"):
                     c.court_section, c.court_branch = "lav", c.court_branch or "civ"
                 elif v.startswith("trib"):
                     c.court_section, c.court_branch = "trib", c.court_branch or "civ"
                 elif v.startswith("fer"):
                     c.court_section = "fer"
-                elif v in ("pen", "civ"):
-                    c.court_branch = v
+                elif v[:3] in ("pen", "civ") and v in ("pen", "civ", "penale", "civile"):
+                    c.court_branch = v[:3]  # "sez. penale" of a Corte d'appello: the branch
                 else:
                     rm = re.match(r"([ivx]+|\d+)(.*)", v)
                     if rm:
                         base = _roman(rm.group(1).upper()) if rm.group(1)[0] in "ivx" else str(int(rm.group(1)))
-                        c.court_section = base + (("-" + rm.group(2).strip(" -")) if rm.group(2).strip(" -") else "")
+                        suf = rm.group(2).strip(" -–")
+                        c.court_section = base + ("-" + suf if suf else "")
                     else:
                         c.court_section = v
+            elif g in ("sezw", "sezpre"):
+                c.court_section = _section_code(val)
             elif g == "bare":
                 c.court_section = _roman(val.split("-")[0]) + ("-" + val.split("-")[1] if "-" in val else "")
             elif g == "lav":
                 c.court_section, c.court_branch = "lav", c.court_branch or "civ"
+            elif g == "tribs":
+                # "Cass. trib." is the Cassazione's tax section (a civil one), never a Tribunale
+                if court != "CASS":
+                    break
+                c.court_section, c.court_branch = "trib", c.court_branch or "civ"
             elif g == "dtype":
                 v = val.lower()
+                plural = plural or bool(_PLURAL_DTYPE.match(v))
                 c.decision_type = ("sentenza" if v.startswith("sent") else "ordinanza" if v.startswith("ord")
                                    else "decreto" if v.startswith("dec") and v != "decisione" else v)
             elif g == "date":
-                dm = _DATE_PARTS.search(val)
-                if dm and c.decision_date is None:
-                    if dm.group("d"):
-                        y = int(dm.group("y"))
-                        c.decision_date = _iso(dm.group("d"), dm.group("m"), y)
-                    else:
-                        y = int(dm.group("y2"))
-                        c.decision_date = _iso(dm.group("d2"), dm.group("m2"), y)
-                    c.decision_year = c.decision_year or y
+                # "2 dicembre 2025 - 22 gennaio 2026": a dash between two dates joins decision and deposit
+                _take_date(c, val, deposit=prev == "date" and bool(_DASH_LEAD.match(text, pos)))
                 if not got_date:
                     got_date, date_end = not used_filler, m.end()
+            elif g == "hearing":
+                pass  # "(ud. 12/01/2022)": the hearing, not the decision's date
             elif g == "year":
                 c.decision_year = c.decision_year or int(val)
             elif g == "filler":
@@ -1419,7 +1562,7 @@ class _Scanner:
                 if not got_date:
                     c.court_seat = c.court_seat or val
             elif g == "sezx":
-                c.court_section = c.court_section or re.sub(r"\s+", " ", val.strip()).lower().removeprefix("sez. ")
+                c.court_section = c.court_section or re.sub(r"^sez(?:ioni|ione|z?\.)\s?", "", re.sub(r"\s+", " ", val.strip()).lower())
             elif g == "causa":
                 cm = re.search(r"([CTF])\s?[-–]\s?(\d{1,4})/(\d{2})", val)
                 c.decision_number = f"{cm.group(1)}-{int(cm.group(2))}/{cm.group(3)}"
@@ -1435,68 +1578,151 @@ class _Scanner:
                     c.decision_year = _year(yraw)
                 if nm.group("d") and c.decision_date is None:
                     c.decision_date = _iso(nm.group("d"), nm.group("m"), c.decision_year)
-                got_num = True
+                got_num, num_year = True, bool(yraw)
+                plural = plural or val[:2].lower() == "nn" or val[:6].lower() == "numeri"
                 pos = m.end()
                 break
             pos = m.end()
+        if not got_num and last == "dtype":
+            # numbers right after the type, no "n.", sharing a year: "Corte cost., sentt. 348 e 349 del 2007"
+            hm = _BARE_HEAD.match(text, pos)
+            lm = _LIST_TAIL.match(text, hm.end()) if hm else None
+            if lm and (lm.group("y2") or lm.group("y4")):
+                c.decision_number, got_num, pos = str(int(hm.group("n"))), True, hm.end()
         if not got_num and not got_date:
             # a court name alone is prose; with a date and no number it is still a citation
             # ("Cass., 12 febbraio 2021"; "Corte EDU, 8 gennaio 2013, Torreggiani c. Italia")
             return start + 1
         if not got_num:
             pos = date_end  # date-only: the citation ends with its date
+        # more numbers sharing the first one's year: "sentt. nn. 348 e 349 del 2007"
+        listed: list[str] = []
+        lm = _LIST_TAIL.match(text, pos) if got_num and not num_year and c.decision_number.isdigit() else None
+        if lm and (lm.group("y2") or lm.group("y4") or plural):
+            listed = [im.group("n") for im in _LIST_ITEM.finditer(lm.group("nums"))]
+            yraw = lm.group("y2") or lm.group("y4")
+            if yraw:
+                c.decision_year = _year(yraw)
+                ldate = _iso(lm.group("d"), lm.group("m"), c.decision_year)
+                if ldate or (c.decision_date and c.decision_date[:4] != str(c.decision_year)):
+                    c.decision_date = ldate
+            pos = lm.end()
         # a trailing date after the number: "n. 456, 12 luglio 2023" / "n. 456 del 12/07/2023"
-        m = _CASE_EL.match(text, pos)
-        if m and m.lastgroup == "date" and c.decision_date is None:
-            dm = _DATE_PARTS.search(m.group("date"))
-            if dm and dm.group("d"):
-                c.decision_date = _iso(dm.group("d"), dm.group("m"), int(dm.group("y")))
-            elif dm:
-                c.decision_date = _iso(dm.group("d2"), dm.group("m2"), int(dm.group("y2")))
-            c.decision_year = c.decision_year or int(c.decision_date[:4]) if c.decision_date else c.decision_year
+        m = _CASE_EL.match(text, pos) if not listed else None
+        if m and m.lastgroup == "date" and (c.decision_date is None or _is_deposit(m.group("date"))):
+            _take_date(c, m.group("date"))
             pos = m.end()
         if c.decision_year is None and c.decision_date:
             c.decision_year = int(c.decision_date[:4])
         c.end = pos
-        c.raw = text[start:pos]
+        c.raw = text[c.start:pos]
         self.out.append(c)
-        # same court, further decisions: "Cons. Stato, sez. IV, n. 3509 del 2016; n. 472 del 2016"
+        # a list shares its span, as an enumeration of articles does ("artt. 3 e 4")
+        for n in listed:
+            self.out.append(self._same_court(c, c.start, pos, n, c.decision_year, c.decision_date, c.decision_type))
+        # same court, further decisions: "Cons. Stato, sez. IV, n. 3509 del 2016; n. 472 del 2016",
+        # each with its year or sharing one: "; nn. 10 e 11 del 2001"
+        dtype = c.decision_type if plural else None
         while True:
             m = _CASE_CHAIN.match(text, pos)
-            if not m:
+            if not m or not (m.group("mark") or plural or m.group("and") or m.group("and2")):
+                # a bare "5/2020" continues a list opened in the plural ("sentenze nn. ...") or joined by "e"
+                # ("sent. n. 348/2007 e 349/2007"); after a comma alone it may be a law ("Cass. n. 5/2020, 241/1990")
                 return pos
-            nm = _NUM_PARTS.match(m.group("num"))
-            yraw = nm.group("y2") or nm.group("y4")
-            s2 = m.start("num")
-            self.out.append(Citation(
-                raw=text[s2 : m.end()], start=s2, end=m.end(), kind="case", court=c.court,
-                court_seat=c.court_seat, court_section=c.court_section, court_branch=c.court_branch,
-                decision_number=str(int(nm.group("n"))), decision_year=_year(yraw),
-            ))
+            if self._of_other_court(m.end(), c.court):
+                return pos  # "...; ordinanza n. 207/2018 della Consulta": that court's, not this one's
+            if m.group("dt"):
+                v = m.group("dt").lower()
+                dtype = "sentenza" if v.startswith("sent") else "ordinanza"
+                plural = plural or bool(_PLURAL_DTYPE.match(v))
+            year = _year(m.group("y2") or m.group("y4"))
+            date = _iso(m.group("d"), m.group("m"), year)
+            s2 = m.start("dt") if m.group("dt") else m.start("num")
+            nums = [m.group("n")] + [im.group("n") for im in _LIST_ITEM.finditer(m.group("nums"))]
+            for n in nums:
+                self.out.append(self._same_court(c, s2, m.end(), n, year, date, dtype))
             pos = m.end()
 
+    def _of_other_court(self, pos: int, court: str) -> bool:
+        """Whether a court other than `court` is named right after pos as the decision's
+        ("n. 207/2018 della Consulta")."""
+        om = _OF_AFTER.match(self.text, pos)
+        if not om:
+            return False
+        tm = _TRIGGER.match(self.text, om.end())
+        return bool(tm and tm.lastgroup == "court" and court_of(tm.group(0)) != court)
+
+    def _section_before(self, start: int) -> tuple[int, str | None, str | None]:
+        """(where the citation starts, section, branch) when the Cassazione's section is named before it:
+        "le Sezioni Unite della Cassazione", "la terza sezione penale della Corte di cassazione"."""
+        if not _OF_BEFORE.search(self.text, max(0, start - 10), start):
+            return start, None, None  # cheap test first: the section needs "della"/"dalla" right before
+        bm = _SEC_BEFORE.search(self.text, max(0, start - 60), start)
+        if not bm:
+            return start, None, None
+        sec = bm.group("sec").lower()
+        section = ("U" if re.match(r"sezioni|s\.|ss\.", sec) else "lav" if "lavoro" in sec
+                   else "trib" if "tribut" in sec else _section_code(re.sub(r"\s*sezione\s*", " ", sec)))
+        b = (bm.group("b") or "").lower()
+        branch = "civ" if b.startswith("civ") or section in ("lav", "trib") else "pen" if b else None
+        return bm.start(), section, branch
+
+    def _same_court(self, c: Citation, s: int, e: int, number: str, year: int | None, date: str | None,
+                    dtype: str | None) -> Citation:
+        """A further decision of the court, seat and section of `c`, spanning text[s:e]."""
+        return Citation(raw=self.text[s:e], start=s, end=e, kind="case", court=c.court, court_seat=c.court_seat,
+                        court_section=c.court_section, court_branch=c.court_branch, decision_type=dtype,
+                        decision_number=str(int(number)), decision_year=year, decision_date=date)
+
     def parse_case_prefixed(self, start: int, anchor: str) -> bool:
-        """'sentenza n. 238 del 2014 della Corte costituzionale' (decision before the court)."""
-        window = self.text[max(0, start - 60) : start]
-        m = _CASE_PREFIX.search(window)
-        if not m:
-            return False
+        """'sentenza n. 238 del 2014 della Corte costituzionale', 'le sentenze nn. 5 e 6 del 2001 del
+        Consiglio di Stato', 'Con l'ordinanza n. 207 del 2018 la Corte costituzionale' (decision before
+        the court): one citation per number, spanning decision and court."""
+        text = self.text
+        near = text[max(0, start - _PREFIX_WINDOW - 60) : start].lower()
+        if "sent" not in near and "ord" not in near:
+            return False  # no decision type in reach: spare the regex searches
         court = court_of(anchor)
-        nm = _NUM_PARTS.match(m.group("num").replace("n.", "").strip())
-        if not nm:
+        # "la sentenza n. 5/2020 delle Sezioni Unite della Cassazione": the section stands between
+        sec_start, section, branch = self._section_before(start) if court == "CASS" else (start, None, None)
+        window = text[max(0, sec_start - _PREFIX_WINDOW) : sec_start]
+        m = _CASE_PREFIX.search(window)
+        if not m or not (m.group("of") or m.group("of2") or m.group("con")):
             return False
-        s = start - len(window) + m.start()
-        tm = re.match(r"\S*(?:\s+(?i:costituzionale|di\s+stato|di\s+cassazione|d['’]\s?appello|dei\s+conti|EDU))?",
-                      self.text[start : start + 40])
-        e = start + (tm.end() if tm else len(anchor))
-        yraw = nm.group("y2") or nm.group("y4")
+        s = sec_start - len(window) + m.start("dtype")
+        e = start + len(anchor)
+        tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.S\.|S\b)?", text[e : e + 12])
+        e += tm.end()
+        e += text.startswith(".", e) and anchor.lower().endswith("cass")  # "della Cass."
+        if court == "CASS" and (bm := re.match(r"\s{1,3}(civ(?:ile|\.)|pen(?:ale|\.))", text[e : e + 12], re.I)):
+            branch, e = bm.group(1)[:3].lower(), e + bm.end()  # "della Cass. civ."
+        seat = None
+        if court in _SEATED:
+            pm = _PLACE.match(text, e)
+            if pm:
+                seat, e = _seat_name(pm.group("place")), pm.end()
+        elif court == "TAR":
+            pm = _TAR_PLACE.match(text, e)
+            if pm:
+                seat, e = _tar_seat(pm), pm.end()
+        elif court == "CDS" and anchor[:2].lower() == "ad":
+            section = "plen"
+            sm = _PLEN_OF_CDS.match(text, e)
+            e = sm.end() if sm else e
+        if m.group("dn"):
+            nums, year = [m.group("dn")], _year(m.group("dy"))
+            date = _iso(m.group("dd"), m.group("dm"), year)
+        else:
+            nums, year = re.findall(r"\d+", m.group("nums")), _year(m.group("y2") or m.group("y4"))
+            date = _iso(m.group("d"), m.group("m"), year)
         v = m.group("dtype").lower()
-        self.out.append(Citation(
-            raw=self.text[s:e], start=s, end=e, kind="case", court=court,
-            decision_type="sentenza" if v.startswith("sent") else "ordinanza",
-            decision_number=str(int(nm.group("n"))), decision_year=_year(yraw),
-            decision_date=_iso(nm.group("d"), nm.group("m"), _year(yraw)),
-        ))
+        for n in nums:
+            self.out.append(Citation(
+                raw=text[s:e], start=s, end=e, kind="case", court=court, court_seat=seat, court_section=section,
+                court_branch=branch,
+                decision_type="sentenza" if v.startswith("sent") else "ordinanza",
+                decision_number=str(int(n)), decision_year=year, decision_date=date,
+            ))
         return True
 
     def run(self) -> list[Citation]:
@@ -1527,13 +1753,13 @@ class _Scanner:
                 pos = self.parse_partitions_of_act(s)
             elif g == "court":
                 anchor = m.group(0)
-                if anchor in ("C.d.S.", "CdS") and not re.match(r"\s*,?\s*(?:[Ss]ez|n\.|sent|ord|[Aa]d\.)", text[m.end() : m.end() + 12]):
+                if anchor in ("C.d.S.", "CdS") and not re.match(r"\s*,?\s*(?:[Ss]ez|n\.|sent|ord|[Aa]d\.|A\.\s?P\.)", text[m.end() : m.end() + 12]):
                     pos = m.end()
                     continue
                 new = self.parse_case(s, anchor)
                 if new == s + 1:
                     if self.parse_case_prefixed(s, anchor):
-                        new = m.end()
+                        new = max(m.end(), self.out[-1].end)
                 pos = max(new, m.end()) if new != s + 1 else s + 1
             else:
                 pos = self.parse_act_mention(s)
