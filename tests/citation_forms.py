@@ -556,6 +556,23 @@ FORMS: list[dict] = [
     F("comma 2, lett. b), dell'art. 80 del d.lgs. 50/2016", "urn:nir:stato:decreto.legislativo:2016;50~art80",
       article="80", comma="2", lettera="b"),
     F("l'art. 21 del predetto d.lgs. n. 33/2013", "urn:nir:stato:decreto.legislativo:2013;33~art21", article="21"),
+    # the act named after what it is ("del regolamento di cui al decreto ...", "del testo unico ..., approvato con")
+    F("ai sensi dell'articolo 2 del regolamento di cui al decreto del Ministro della salute 2 aprile 2015, n. 70",
+      "urn:nir:ministero.salute:decreto:2015-04-02;70~art2", article="2"),
+    F("l'articolo 38 del testo unico delle disposizioni legislative in materia di documentazione amministrativa, di "
+      "cui al decreto del Presidente della Repubblica 28 dicembre 2000, n. 445",
+      "urn:nir:stato:decreto.del.presidente.della.repubblica:2000-12-28;445~art38", article="38"),
+    # a conversion law in brackets closes the decree: the article after it is the decree's
+    F("d.l. 19 maggio 2020, n. 34 (conv. in l. 17 luglio 2020, n. 77), art. 119, comma 1",
+      "urn:nir:stato:decreto.legge:2020-05-19;34~art119", article="119", comma="1"),
+    # commi joined by "o", ordinal lists of commi; numero and periodo before the article
+    F("art. 6, commi 2 o 3, d.lgs. 231/2001", DLGS231Y + "~art6", article="6", comma="2,3"),
+    F("art. 2, primo e terzo comma, c.c.", CC + "2", article="2", comma="1,3"),
+    F("numero 2) della lettera b) del comma 3 dell'articolo 5 del d.lgs. 231/2001", DLGS231Y + "~art5", article="5",
+      comma="3", lettera="b", numero="2"),
+    F("il terzo periodo del comma 2 dell'articolo 7 della legge n. 241 del 1990", L241Y + "~art7", article="7",
+      comma="2", periodo="3"),
+    F("art. 1218 cod.civ", CC + "1218", article="1218"),
     F("Il regio decreto 30 gennaio 1941, n. 12 disciplina l'ordinamento; l'art. 45 del medesimo regio decreto",
       "urn:nir:stato:regio.decreto:1941-01-30;12~art45", article="45"),
     F("gli articoli 3, 24 e 97 della Costituzione", COSTA + "24", article="24"),
@@ -598,6 +615,8 @@ FORMS: list[dict] = [
     U("reg. CE n. 44/2001", "http://data.europa.eu/eli/reg/2001/44/oj"),
     U("Regolamento (CE) n. 1907/2006", "http://data.europa.eu/eli/reg/2006/1907/oj"),
     U("direttiva NIS 2", "http://data.europa.eu/eli/dir/2022/2555/oj"),
+    U("art. 3, par. 1, della direttiva 85/374", "http://data.europa.eu/eli/dir/1985/374/oj", article="3", paragrafo="1"),
+    U("le direttive 2009/147/CE e 92/43/CEE", "http://data.europa.eu/eli/dir/2009/147/oj"),
     U("art. 30 del regolamento DORA", "http://data.europa.eu/eli/reg/2022/2554/oj", article="30"),
     # EU numbering: directives year first (two digits until 1998), regulations and decisions number
     # first until 2014 ('n. 2913/92'), year first since 2015; a four-digit year first reads without (UE)

@@ -66,10 +66,12 @@ def _eu(id, name, abbreviation, aliases, act_type, date, number, celex, eli, pat
 
 # Order: the scanner tries the patterns in this order at each position, so longer and more
 # specific names come first (c.p.c. before c.p., TUEL before TUE, disp. att. c.p.c. before c.p.c.).
-_C_CC = r"(?:c\.\s?c\.|cod\.\s?civ\.|codice\s+civile)"
-_C_CPC = r"(?:c\.\s?p\.\s?c\.|cod\.\s?proc\.\s?civ\.|codice\s+di\s+procedura\s+civile)"
-_C_CPP = r"(?:c\.\s?p\.\s?p\.|cod\.\s?proc\.\s?pen\.|codice\s+di\s+procedura\s+penale)"
-_C_CP = r"(?:c\.\s?p\.(?!\s?[pcai]\.)|cod\.\s?pen\.|codice\s+penale)"
+# the abbreviation's last dot may be missing at a sentence's end or before a comma ("art. 2052 cod.civ")
+_END = r"(?:\.|(?![A-Za-zÀ-ÿ.]))"
+_C_CC = rf"(?:c\.\s?c\.|cod\.\s?civ{_END}|codice\s+civile)"
+_C_CPC = rf"(?:c\.\s?p\.\s?c\.|cod\.\s?proc\.\s?civ{_END}|codice\s+di\s+procedura\s+civile)"
+_C_CPP = rf"(?:c\.\s?p\.\s?p\.|cod\.\s?proc\.\s?pen{_END}|codice\s+di\s+procedura\s+penale)"
+_C_CP = rf"(?:c\.\s?p\.(?!\s?[pcai]\.)|cod\.\s?pen{_END}|codice\s+penale)"
 _ATT = r"disp(?:\.|osizioni)\s?(?:di\s+)?(?:att(?:\.|uazione)|coord(?:\.|inamento))(?:\s?(?:e\s+)?(?:trans(?:\.|itorie)))?\s?(?:del\s+|al\s+|per\s+il\s+)?"
 
 CODES: tuple[Code, ...] = (

@@ -168,7 +168,7 @@ _COORD_NUM = re.compile(
 )
 # EU acts: "Regolamento (UE) 2016/679", "reg. CE n. 44/2001", "direttiva 2006/123/CE", "Dir. (UE) 2019/1937"
 _EU_ACT = re.compile(
-    rf"(?P<kind>regolamento|reg\.|direttiva|dir\.|decisione(?:[\s-]quadro)?)"
+    rf"(?P<kind>regolamento|reg\.|direttiv[ae]|dir\.|decisione(?:[\s-]quadro)?)"
     rf"(?:\s{{1,3}}(?:delegato|di\s+esecuzione))?{_S}"
     rf"(?:\(\s?(?P<org>UE|CEE|CE|Euratom|GAI)\s?\)|(?P<org2>UE|CEE|CE)(?![A-Za-z]))?{_S}"
     rf"(?P<n>n\.{_S})?(?P<a>\d{{1,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?P<org3>UE|CEE|CE|GAI|Euratom))?"
@@ -177,7 +177,7 @@ _EU_ACT = re.compile(
     re.I,
 )
 _CONV = re.compile(
-    rf"{_S},?{_S}(?:conv(?:\.|ertito)|convertito)(?:{_S},?{_S}(?:con{_S}modif(?:icazioni|\.)|con{_S}mod\.|in{_S}legge|con{_S}legge))?{_S},?{_S}(?:dall[ao]|dalla|in|con|da)?\s{{0,3}}",
+    rf"{_S},?{_S}(?P<br>\(\s?)?(?:conv(?:\.|ertito)|convertito)(?:{_S},?{_S}(?:con{_S}modif(?:icazioni|\.)|con{_S}mod\.|in{_S}legge|con{_S}legge))?{_S},?{_S}(?:dall[ao]|dalla|in|con|da)?\s{{0,3}}",
     re.I,
 )
 
@@ -212,6 +212,15 @@ _CONNECT = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:del|della|dello|dei|delle|degli|dell['’]|al|alla|allo|ai|agli|ex|di\s+cui\s+al(?:la|lo|l['’])?|previsto\s+dal(?:la)?|in)\b\s{0,3}|dell['’]\s?)?",
     re.I,
 )
+# "dell'articolo 10 del regolamento di cui al decreto del Ministro dell'interno 4 aprile 2000, n. 119", "del testo
+# unico delle leggi in materia bancaria e creditizia, di cui al decreto legislativo ...": the act named after what it
+# is, joined by "di cui al" / "approvato con" (bounded: no sentence end, at most 120 characters between)
+_DESCRIBED = re.compile(
+    r"\s{0,3},?\s{0,3}(?:del|della|dello|dell['’]|al|alla|dal|dalla|nel|nella)\s{0,3}"
+    r"(?:testo\s+unico|t\.\s?u\.|regolamento|codice|disciplina|norme|decreto|legge)\b[^;.!?()\n]{0,120}?"
+    r"(?:,\s{0,3})?(?:di\s+cui\s+al(?:la|lo|l['’]\s?)?|approvat[oa]\s+(?:con|dal(?:la)?)|emanat[oa]\s+con|adottat[oa]\s+con)\s{1,3}",
+    re.I,
+)
 # "del citato d.lgs. n. 165/2001": an act written out in full after a word that points back to it
 _POINTER = re.compile(r"(?:citat[oa]|predett[oa]|richiamat[oa]|menzionat[oa]|suddett[oa]|succitat[oa]|sopra\s+citat[oa])\s{1,3}",
                       re.I)
@@ -223,7 +232,8 @@ _COMMA = re.compile(
     rf"{_S},?{_S}(?:"
     rf"(?:comma|co\.|c\.)\s{{0,3}}(?P<c1>{_NUMSUF})"
     rf"|commi\s{{1,3}}(?:da\s{{1,3}})?(?P<cf>{_NUMSUF})(?:\s{{1,3}}a\s{{1,3}}|\s{{0,3}}[-–]\s{{0,3}})(?P<ct>\d{{1,4}}(?![\d/]))"  # a range: its ends
-    rf"|commi\s{{1,3}}(?P<cl>{_NUMSUF}(?:\s{{0,3}}(?:,|e|ed)\s{{0,3}}{_NUMSUF}){{0,20}})"
+    rf"|commi\s{{1,3}}(?P<cl>{_NUMSUF}(?:\s{{0,3}}(?:,|e|ed|o|oppure)\s{{0,3}}{_NUMSUF}){{0,20}})"
+    rf"|(?P<co>{_ORD_RE}(?:\s{{0,3}}(?:,|e|ed|o)\s{{1,3}}{_ORD_RE}){{1,6}})\s{{1,3}}comm[ai](?![a-z])"  # "primo e secondo comma"
     rf"|(?P<c2>{_ORD_RE})\s{{1,3}}comma"
     rf"|(?P<c3>\d{{1,2}})\s?[°º]\s?(?:comma|co\.)"
     rf"|comma\s{{1,3}}(?P<c4>{_ORD_RE})(?![a-z])"
@@ -297,7 +307,10 @@ _DESC_REJECT = re.compile(r"\s*(?:art|artt|cfr|v\.|vedi|conv|in\s+g\.u|g\.u\.|ec
 
 # prefixes before an article: "secondo comma dell'art.", "comma 2 dell'articolo", "lett. a) del comma 1 dell'art."
 _PREFIX = re.compile(
+    # "numero 1) della lettera a) del comma 1 dell'articolo 3", "il secondo periodo del comma 1 dell'articolo"
+    rf"(?:(?:numero|n\.)\s{{0,3}}(?P<pnu>\d{{1,3}})\)?{_S},?\s{{0,3}}(?:della?{_S})?)?"
     rf"(?:(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl>[a-z]{{1,2}})\)?{_S},?\s{{0,3}}(?:del(?:l['’])?{_S})?)?"
+    rf"(?:(?:il{_S}|al{_S}|nel{_S})?(?P<ppe>{_ORD_RE})\s{{1,3}}periodo{_S},?\s{{0,3}}(?:del{_S})?)?"
     rf"(?:(?:il{_S}|al{_S}|del{_S}|nel{_S}|dal{_S})?(?:(?P<po>{_ORD_RE})\s{{1,3}}comma|comma\s{{1,3}}(?P<pn>{_NUMSUF}))|(?:ai|nei|dei)?{_S}commi\s{{1,3}}(?P<pc>\d{{1,{MAX_ARTICLE_DIGITS}}}(?:\s{{0,3}}(?:,|e)\s{{0,3}}\d{{1,{MAX_ARTICLE_DIGITS}}}){{0,10}}))"
     rf"(?:{_S},?{_S}(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl2>[a-z]{{1,2}})\)?)?"  # "comma 1, lett. a), dell'art. 2"
     rf"{_S},?{_S}(?:dell['’]|dell'|del|all['’]|nell['’]|di\s+cui\s+all['’]){_S}$",
@@ -608,7 +621,7 @@ _TRIGGER = re.compile(
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
     r"|(?P<cons>(?:(?i:considerando|consid\.)|cons\.)(?=\s{1,3}(?:n\.\s{0,3})?\d))"
     r"|(?P<part>(?i:comma|commi|co\.|paragrafo|par\.|punto|lettera|lett\.)(?=\s{0,3}(?:\d|[a-z]{1,2}\))))"
-    r"|(?P<act>(?i:regolamento|reg\.|direttiva|dir\.|decisione(?:[\s-]quadro)?)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))"
+    r"|(?P<act>(?i:regolamento|reg\.|direttiv[ae]|dir\.|decisione(?:[\s-]quadro)?)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))"
     r"|(?i:" + _ACT_WORDS + r")|" + _CODE_WORDS + r")"
     r")"
 )
@@ -622,7 +635,8 @@ def _trigger_words() -> list[str]:
              "c.edu", "c. edu", "c.cost", "c. cost", "c.conti", "c. conti", "c.app", "c. app", "c.ass", "c. ass",
              "cedu", "app.", "cons. giust", "cons.giust", "suprema", "s.c.", "s. c.", "ad. plen", "ad.plen", "adunanza",
              "allegato", "allegati", "all.", "tabella", "tab.", "titolo", "tit.", "capo",
-             "considerando", "comma", "commi", "co.", "paragrafo", "par.", "punto", "lettera", "lett.", "regolamento", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
+             "considerando", "comma", "commi", "co.", "paragrafo", "par.", "punto", "lettera", "lett.", "regolamento",
+             "direttive", "reg.", "direttiva", "dir.", "decisione", "disp", "norme",
              "decretolegge", "decreto-legge", "decreto legge", "decreto", "decr.", "d.-l.", "d. l.", "d. lgs", "d.lgs",
              "d. p.", "d.p.", "r. d.", "l. ", "legge", "circolare", "circ.", "delibera", "determina", "ordinanza",
              "o.m.", "o. m.", "regio", "gdpr", "rgpd"]
@@ -879,6 +893,9 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
             if conv and conv.act.act_type == "legge":
                 act.converted_by = conv.act
                 end = conv.end
+                if c.group("br"):  # "d.l. 76/2020 (conv. in l. 120/2020), art. 1": the bracket closes the decree
+                    close = re.match(r"\s{0,3}\)", text[end:end + 4])
+                    end += close.end() if close else 0
                 act.raw = text[pos:end].strip()
     act.start, act.end = pos, end
     others = [msgspec.structs.replace(act, number=str(int(x)), converted_by=None) for x in more]
@@ -914,12 +931,21 @@ def _eu_numbering(kind: str, a: str, b: str, numbered: bool) -> tuple[int, str] 
     return None
 
 
+_EU_MORE = re.compile(
+    rf"{_S}(?:,|e|ed)\s{{1,3}}(?:n\.{_S})?(?P<a>\d{{2,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?:UE|CEE|CE|GAI|Euratom))?"
+)
+
+
 def _eu_style_number(m: re.Match) -> bool:
     """'direttiva 2014/24', 'regolamento 2016/679' without (UE): a four-digit year first is the EU's
     numbering (directives since 1999, every act since 2015); an Italian ministerial 'direttiva n.
     3/2020' puts its number first."""
     a, kind = m.group("a"), m.group("kind").lower()
-    if m.group("n") or len(a) != 4 or not a.isdigit():
+    if m.group("n") or not a.isdigit():
+        return False
+    if len(a) == 2:  # 'direttiva 93/13': directives were numbered year first, two digits until 1998
+        return kind.startswith("dir") and int(a) >= 58
+    if len(a) != 4:
         return False
     first_year = 1999 if kind.startswith("dir") else 2015
     return first_year <= int(a) <= _dt.date.today().year
@@ -934,8 +960,18 @@ def _eu_act(m: re.Match, text: str, pos: int) -> _ActHit | None:
     if read is None:
         return None
     year, number = read
+    more: list[ActRef] = []
+    end = m.end()
+    # "le direttive 79/409/CEE e 92/43/CEE", "regolamenti (UE) 2016/679 e 2018/1725": the kind written once
+    for _ in range(10):
+        nxt = _EU_MORE.match(text, end)
+        if nxt is None or (other := _eu_numbering(act_type, nxt.group("a"), nxt.group("b"), False)) is None:
+            break
+        more.append(ActRef(act_type=act_type, number=other[1], year=other[0], raw=nxt.group(0).strip(" ,"),
+                           start=nxt.start("a"), end=nxt.end()))
+        end = nxt.end()
     return _ActHit(ActRef(act_type=act_type, number=number, year=year, raw=text[pos:m.end()].strip(), start=pos,
-                          end=m.end()), m.end())
+                          end=m.end()), end, more)
 
 
 def _parse_code(text: str, pos: int) -> _ActHit | None:
@@ -1060,7 +1096,9 @@ class _Scanner:
         # the connector may be the act's own first word ("ai" of "AI Act"): try without it too
         bare = _GAP.match(text, pos).end()
         pointer = _POINTER.match(text, p)
-        for q in dict.fromkeys((p, *((pointer.end(),) if pointer else ()), bare, pos)):
+        described = _DESCRIBED.match(text, pos)
+        for q in dict.fromkeys((p, *((pointer.end(),) if pointer else ()), bare, pos,
+                                *((described.end(),) if described else ()))):
             hit = _parse_act(text, q) or _parse_code(text, q)
             if hit:
                 return hit.act, hit.end, False, False
@@ -1099,8 +1137,10 @@ class _Scanner:
                     spec["comma"] = _norm_key(m.group("c1"))
                 elif m.group("cf"):  # "commi da 231 a 252": both ends, as an article range gives its ends
                     spec["comma"] = f"{_norm_key(m.group('cf'))},{_norm_key(m.group('ct'))}"
+                elif m.group("co"):
+                    spec["comma"] = ",".join(_ORD[w.lower()] for w in re.findall(_ORD_RE, m.group("co"), re.I))
                 elif m.group("cl"):
-                    parts = re.split(r"\s*(?:,|\be\b|\bed\b)\s*", m.group("cl"))
+                    parts = re.split(r"\s*(?:,|\be\b|\bed\b|\bo\b|\boppure\b)\s*", m.group("cl"))
                     spec["comma"] = ",".join(_norm_key(x) for x in parts if x.strip())
                 elif m.group("c3"):
                     spec["comma"] = str(int(m.group("c3")))
@@ -1249,6 +1289,10 @@ class _Scanner:
                         c.comma = prefix["comma"]
                     if c.lettera is None and prefix.get("lettera"):
                         c.lettera = prefix["lettera"]
+                    if c.numero is None and prefix.get("numero"):
+                        c.numero = prefix["numero"]
+                    if c.periodo is None and prefix.get("periodo"):
+                        c.periodo = prefix["periodo"]
                 self.out.append(c)
                 if act is not None:
                     self.article_acts[k] = act
@@ -1309,7 +1353,7 @@ class _Scanner:
         i = window.rfind("omm")  # every prefix form names a comma/commi: cheap pre-check and cut
         if i < 0:
             return None
-        window = window[max(0, i - 30) :]
+        window = window[max(0, i - 50) :]
         m = _PREFIX.search(window)
         if not m:
             return None
@@ -1322,6 +1366,10 @@ class _Scanner:
             out["comma"] = ",".join(re.findall(r"\d+", m.group("pc")))
         if m.group("pl") or m.group("pl2"):
             out["lettera"] = (m.group("pl") or m.group("pl2")).lower()
+        if m.group("pnu"):
+            out["numero"] = m.group("pnu")
+        if m.group("ppe"):
+            out["periodo"] = _ORD[m.group("ppe").lower()]
         return out
 
     # -- standalone act mention ------------------------------------------------
