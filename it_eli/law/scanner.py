@@ -221,6 +221,8 @@ _DESCRIBED = re.compile(
     r"(?:,\s{0,3})?(?:di\s+cui\s+al(?:la|lo|l['’]\s?)?|approvat[oa]\s+(?:con|dal(?:la)?)|emanat[oa]\s+con|adottat[oa]\s+con)\s{1,3}",
     re.I,
 )
+# what leads from partitions named first to their act: "comma 56 della legge ...", "paragrafo 3, lettera b), della"
+_TO_ACT = re.compile(r"\s{0,3},?\s{0,3}(?:del|della|dello|dell['’]|dei|degli|delle|al|alla|allo|all['’])(?![a-zà-ù])", re.I)
 # "del citato d.lgs. n. 165/2001": an act written out in full after a word that points back to it
 _POINTER = re.compile(r"(?:citat[oa]|predett[oa]|richiamat[oa]|menzionat[oa]|suddett[oa]|succitat[oa]|sopra\s+citat[oa])\s{1,3}",
                       re.I)
@@ -1455,9 +1457,16 @@ class _Scanner:
         """'comma 56 della legge n. 296/2006' (an act of one article), 'paragrafo 3, lettera b), della
         direttiva 2002/24/CE': the act cited with its partitions. Before an article ('comma 2
         dell'art. 5') nothing is read here: the article reads its own prefix."""
+        near = self.text[start : start + 160].lower()
+        if "del" not in near and "al" not in near:
+            return start + 1  # no preposition near: the partitions of an article named later, or of nothing
         spec, end = self._parse_item_specs(start)
         if not spec:
             return start + 1
+        # only a preposition leads from the partitions to an act: cheap to test, and most commi are of an
+        # article named later ('comma 2 dell'art. 5') or of none (a text that just says 'commi 1 e 2')
+        if not _TO_ACT.match(self.text, end):
+            return end
         act, end2 = self._act_after(end)
         if act is None:
             return start + 1
