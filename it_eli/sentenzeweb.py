@@ -23,6 +23,7 @@ import msgspec
 
 from .errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from .http import RETRY_LATER, HttpClient
+from .law.grammar import int_to_roman
 from .query import And, Node, Not, Or, Term, parse_query
 
 SELECT_PATH = "/isapi/hc.dll/sn.solr/sn-collection/select"
@@ -63,7 +64,7 @@ CHAMBER_NAMES: dict[str, str] = {
 }  # fmt: skip
 CHAMBER_VALID = "civile (civ.) or penale (pen.), case-insensitive"
 
-_ROMAN = {"1": "I", "2": "II", "3": "III", "4": "IV", "5": "V", "6": "VI", "7": "VII"}
+_ROMAN = {str(n): int_to_roman(n) for n in range(1, 8)}  # the Cassazione's numbered sections, I-VII
 _ORDINAL_WORDS = {"prima": "1", "seconda": "2", "terza": "3", "quarta": "4", "quinta": "5", "sesta": "6", "settima": "7"}
 # szdec codes a `section` filter may send and what each means (DISCOVERY: the court's script labels
 # 1-7, F, L, U; its civil facet shows 1,2,3,5,6,L,U; 7 is seen in a criminal record).

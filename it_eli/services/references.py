@@ -18,7 +18,7 @@ import msgspec
 from ..errors import InvalidArg
 from ..law import codes
 from ..law import urn as urnmod
-from ..law.grammar import italian_date
+from ..law.grammar import int_to_roman, italian_date
 from ..law.scanner import COURT_NAMES, PARTITION_NAMES, Citation, Partitions, extract_citations, partitions_of
 
 Kind = Literal["act", "eu_act", "international", "decision"]
@@ -29,7 +29,6 @@ _COURT_ABBR = {"COST": "Corte cost.", "CASS": "Cass.", "CDS": "Cons. Stato", "CG
                "TRIB": "Trib.", "APP": "App.", "ASSISE": "Corte d'assise", "CCONTI": "Corte conti",
                "TRIBUTARIA": "Giust. trib.", "CGUE": "CGUE", "CEDU": "Corte EDU"}
 _SECTION_NAMES = {"U": "Sez. Un.", "lav": "sez. lav.", "trib": "sez. trib.", "fer": "sez. fer.", "plen": "Ad. plen."}
-_ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 # where a decision can be read, by court (only the Constitutional Court has a page per ECLI), and
 # the it_eli tool that finds it
 _DECISION_SOURCES = {
@@ -126,8 +125,8 @@ def _section_label(section: str | None) -> str | None:
     if section in _SECTION_NAMES:
         return _SECTION_NAMES[section]
     head, _, tail = section.partition("-")
-    if head.isdigit() and 0 < int(head) < len(_ROMAN):
-        head = _ROMAN[int(head)]
+    if head.isdigit() and 0 < int(head) <= 20:
+        head = int_to_roman(int(head))
     return "sez. " + head + (f"-{tail}" if tail else "")
 
 
