@@ -32,7 +32,7 @@ def log(msg: str) -> None:
 
 
 def _settings(home: Path, **extra: str):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     env = {"IT_ELI_HOME": str(home), "IT_ELI_LOG_LEVEL": "WARNING", "IT_ELI_THROTTLE_SECONDS": "0", **extra}
     return load_settings(env)
@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--queries", type=int, default=60)
     args = ap.parse_args(argv)
 
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
     from it_eli.decisions import build_index, DecisionIndex
     from it_eli.index_archive import export_index, import_archive
 

@@ -56,13 +56,13 @@ def log(msg: str) -> None:
 
 
 def _testdata() -> Path:
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     return load_settings(os.environ).testdata
 
 
 def _settings(home: Path):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     return load_settings({"IT_ELI_HOME": str(home), "IT_ELI_AUTO_BUILD": "0", "IT_ELI_LOG_LEVEL": "WARNING"})
 
@@ -245,7 +245,7 @@ def time_queries(run, queries: list[tuple[str, int | None]], rounds: int) -> tup
 
 def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], rounds: int, seed: int) -> dict:
     from it_eli.decisions import DecisionIndex
-    from it_eli.errors import QueryError
+    from it_eli.runtime.errors import QueryError
 
     rng = random.Random(seed)
     plain = [(q, None) for q in queries]

@@ -42,7 +42,7 @@ def _closed_port() -> int:
 
 
 def _settings(home: Path):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     dead = f"http://127.0.0.1:{_closed_port()}"
     return load_settings({
@@ -55,7 +55,7 @@ def _settings(home: Path):
 def _testdata() -> Path:
     import os
 
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     return load_settings(os.environ).testdata
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from it_eli.config import load_settings  # noqa: E402
+from it_eli.runtime.config import load_settings  # noqa: E402
 from tests.citation_match import key_of, match  # noqa: E402
 from tests.offline_home import offline_env, prepare_home  # noqa: E402
 

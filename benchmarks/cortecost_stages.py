@@ -64,10 +64,10 @@ def search_stages(home: Path, queries: list[tuple[str, int | None]], rounds: int
     """Per-stage ms (p50/p95/mean) of it_eli's search path, the stages run as `search` runs them."""
     import msgspec
 
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
     from it_eli.decisions import (FIELD_ALIASES, SNIPPET_FIELD, CaseSearchResult, DecisionIndex, _analyzer,
                                   phrase_probe, snippet_parts, snippet_probe)
-    from it_eli.errors import QueryError
+    from it_eli.runtime.errors import QueryError
     from it_eli.query import HitWindow, QueryCompiler, parse_query, ranked_search
 
     index = DecisionIndex(load_settings({"IT_ELI_HOME": str(home), "IT_ELI_AUTO_BUILD": "0",
@@ -192,7 +192,7 @@ def reference_build(python: str, archive: Path, db: Path, home: Path) -> dict:
 UPDATE_CHILD = textwrap.dedent("""
     import json, sys, time
     from pathlib import Path
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
     from it_eli.decisions import update_index
     settings = load_settings({"IT_ELI_HOME": sys.argv[1], "IT_ELI_LOG_LEVEL": "WARNING"})
     t = time.perf_counter()

@@ -45,14 +45,14 @@ EXPECTED_ERRORS = ("invalid_arg", "not_found", "query_error")
 # ---------------------------------------------------------------- preparation
 
 def _testdata() -> Path:
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     return load_settings({}).testdata
 
 
 def prepare_home(work: Path, synthetic: int, log) -> tuple[Path, dict]:
     """Fresh home: Court index (real sample + synthetic corpus), all real statute exports imported."""
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
     from it_eli.decisions import build_index
     from it_eli.statutes import import_files
 
@@ -95,7 +95,7 @@ class Pools:
 
 
 def load_pools(home: Path, rng: random.Random) -> Pools:
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
     from it_eli.decisions import DecisionIndex
     from it_eli.query import HitWindow
     from it_eli.statutes import StatuteStore

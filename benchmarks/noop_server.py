@@ -27,7 +27,7 @@ def build() -> Server:
 async def serve(port: int) -> None:
     import uvicorn
 
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
     from it_eli.netserve import streamable_app, uvicorn_config
 
     settings = load_settings()

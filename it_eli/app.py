@@ -10,8 +10,8 @@ import asyncio
 import logging
 from typing import Any
 
-from .audit import AuditLog
-from .config import Settings, load_settings
+from .runtime.audit import AuditLog
+from .runtime.config import Settings, load_settings
 from .http import HttpClient
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ class App:
         self._statutes = None
         self.build_lock = asyncio.Lock()
         self.extras: dict[str, Any] = {}
-        # every tool call (server or CLI) leaves one audit line; see it_eli/audit.py
+        # every tool call (server or CLI) leaves one audit line; see it_eli/runtime/audit.py
         self.audit = AuditLog.for_settings(self.settings)
 
     @property

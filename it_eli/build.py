@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .decisions import BuildReport, build_index, update_index
-from .errors import InvalidArg, ItEliError, UpstreamUnavailable
+from .runtime.errors import InvalidArg, ItEliError, UpstreamUnavailable
 from .http import download_to_file
 
 log = logging.getLogger(__name__)

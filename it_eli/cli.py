@@ -14,8 +14,9 @@ import sys
 import textwrap
 import time
 
-from . import __version__, exitcodes
-from .errors import ItEliError
+from . import __version__
+from .runtime import exitcodes
+from .runtime.errors import ItEliError
 
 log = logging.getLogger("it_eli")
 
@@ -39,7 +40,7 @@ def _cmd_serve(args, settings) -> int:
 def _cmd_index_build(args, settings) -> int:
     from .app import App
     from .build import build_from_sources
-    from .progress import TerminalProgress, reporting
+    from .runtime.progress import TerminalProgress, reporting
 
     bar = TerminalProgress()  # downloads and indexing, on a terminal only
 
@@ -250,7 +251,7 @@ def stdout_to_devnull() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .config import load_settings
+    from .runtime.config import load_settings
 
     try:
         settings = load_settings()

@@ -22,7 +22,7 @@ from typing import IO
 
 import msgspec
 
-from . import progress
+from .runtime import progress
 
 # Limits against hostile archives.
 MAX_DEPTH = 4

@@ -31,7 +31,7 @@ def later_amending_acts(store: StatuteStore, a: StoredArticle, *, limit: int = 3
     names this act next to a verb of amendment ("sono apportate le seguenti modificazioni")."""
     if not a.act_date or not a.act_number or not a.in_force_date:
         return []
-    from .normattiva.clock import today_iso
+    from .runtime.clock import today_iso
 
     # the answer depends only on the store's content (and, through the search's in-force filter,
     # on the day): computed once per index generation, not on every it_get_text of the article

@@ -26,9 +26,17 @@ import tantivy
 
 from . import __version__
 from .analysis import INFLECTION_WEIGHT, Analyzer, mark_snippet, mark_words
-from .config import Settings
+from .runtime.config import Settings
 from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
-from .errors import IndexCorrupt, IndexMissing, IndexSchemaMismatch, InvalidArg, ItEliError, NotFound, QueryError
+from .runtime.errors import (
+    IndexCorrupt,
+    IndexMissing,
+    IndexSchemaMismatch,
+    InvalidArg,
+    ItEliError,
+    NotFound,
+    QueryError,
+)
 from .indexdir import IndexDir
 from .query import MAX_HITS, HitWindow, QueryCompiler, parse_query, prefix_forms, ranked_search
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta

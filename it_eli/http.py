@@ -30,10 +30,11 @@ from aiolimiter import AsyncLimiter
 from circuitbreaker import CircuitBreaker
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from . import __version__, progress
-from .config import Settings
-from .deadline import upstream_window
-from .errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
+from . import __version__
+from .runtime import progress
+from .runtime.config import Settings
+from .runtime.deadline import upstream_window
+from .runtime.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 
 log = logging.getLogger(__name__)
 

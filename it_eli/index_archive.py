@@ -35,8 +35,8 @@ import zstandard
 
 from . import __version__
 from .analysis import analyzer_specs
-from .config import Settings, is_sha256
-from .errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg, ItEliError
+from .runtime.config import Settings, is_sha256
+from .runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .schema import META_FILE, load_index_def, open_index, read_meta
 

@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from collections.abc import Iterator
 
-from .errors import InvalidArg
+from .runtime.errors import InvalidArg
 from .schema import META_FILE
-from .locking import exclusive
+from .runtime.locking import exclusive
 
 
 class IndexDir:

@@ -18,7 +18,7 @@ import tantivy
 from unidecode import unidecode
 
 from .analysis import Analyzer
-from .errors import InvalidArg, QueryError
+from .runtime.errors import InvalidArg, QueryError
 from .law.forms import citation_phrases
 
 MAX_QUERY_CHARS = 1000

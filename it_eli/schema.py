@@ -22,7 +22,7 @@ import msgspec
 import tantivy
 
 from .analysis import SCHEMA_DIR, analyzer_specs, build_tantivy_analyzer, stopwords
-from .errors import IndexMissing, IndexSchemaMismatch
+from .runtime.errors import IndexMissing, IndexSchemaMismatch
 
 META_FILE = "it_eli_meta.json"
 REBUILD_COMMANDS = {

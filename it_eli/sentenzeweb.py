@@ -21,7 +21,7 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import msgspec
 
-from .errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
+from .runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from .http import RETRY_LATER, HttpClient
 from .law.grammar import int_to_roman
 from .query import And, Node, Not, Or, Term, parse_query

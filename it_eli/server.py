@@ -19,7 +19,7 @@ from mcp.shared.message import SessionMessage
 
 from . import __version__
 from .app import App
-from .progress import McpProgress, reporting
+from .runtime.progress import McpProgress, reporting
 from .tools import load_all
 from .tools.registry import TOOLS, ToolError, call_encoded, input_schema, output_schema
 
@@ -159,7 +159,7 @@ async def _run_http(app: App, host: str, port: int) -> None:
 def _bind(host: str, port: int):
     import socket
 
-    from .errors import InvalidArg
+    from .runtime.errors import InvalidArg
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)

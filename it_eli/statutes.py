@@ -29,13 +29,13 @@ import tantivy
 from cachetools import LRUCache
 
 from .analysis import Analyzer, mark_snippet
-from .config import Settings
-from .errors import InvalidArg, ItEliError
+from .runtime.config import Settings
+from .runtime.errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .law import codes
 from .law.scanner import ActRef, extract_citations
 from .law.urn import parse_urn
-from .locking import exclusive
+from .runtime.locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .normattiva.lifecycle import ProvisionEvent
 from .provision_status import ProvisionStatus, hit_status
@@ -475,7 +475,7 @@ class StatuteStore:
 
     def choose_version(self, urn: str, at_date: str | None) -> ActVersion | None:
         """The cached version in force on `at_date` (None: today), see `version_on`."""
-        from .normattiva.clock import today_iso
+        from .runtime.clock import today_iso
 
         return version_on(self.versions(urn), at_date or today_iso())
 
@@ -719,7 +719,7 @@ class StatuteStore:
     ) -> StatuteSearchResult:
         """Ranked articles of `window` (validated here); each article once, in the text in force
         today (or on `at_date`). The adapters say where the next window starts (`next_offset`)."""
-        from .normattiva.clock import today_iso
+        from .runtime.clock import today_iso
 
         window = window.validate(hint=" (pass next_offset back)")
         index, searcher = self._searcher()

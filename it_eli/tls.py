@@ -32,7 +32,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
 from cryptography.utils import CryptographyDeprecationWarning
 
-from .errors import UpstreamUnavailable
+from .runtime.errors import UpstreamUnavailable
 from .http import HttpClient
 
 log = logging.getLogger(__name__)

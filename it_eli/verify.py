@@ -23,11 +23,11 @@ from typing import Literal
 import msgspec
 from cachetools import TTLCache
 
-from . import progress
+from .runtime import progress
 from .analysis import Analyzer
 from .content_meaning import antonym_clash
 from .law.scanner import COURT_NAMES, Citation, Partitions, extract_citations, partitions_of
-from .errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
+from .runtime.errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
 from .law import codes as codesmod
 from .law import urn as urnmod
 from .law.grammar import LATIN, article_range_hint, canon_key, nearest_articles
@@ -35,7 +35,7 @@ from .normattiva.lifecycle import describe as describe_event
 from .provision_status import comma_status, item_status, whole_status
 from .query import HitWindow
 from .statutes import ORIGINAL, ActVersion, StatuteStore
-from .workers import PROCESS_MIN_CHARS, in_process, in_thread
+from .runtime.workers import PROCESS_MIN_CHARS, in_process, in_thread
 
 MAX_INPUT_CHARS = 1_000_000
 MAX_LIVE_LOOKUPS = 40  # per call: a pasted brief must not turn into hundreds of upstream requests
@@ -1173,7 +1173,7 @@ class Verifier:
 
     # ---------------------------------------------------------- run
     async def run(self, text: str) -> VerifyResult:
-        # CPU-heavy steps run off the event loop (it_eli/workers.py): the extraction in a worker
+        # CPU-heavy steps run off the event loop (it_eli/runtime/workers.py): the extraction in a worker
         # process for a long text, the grouping and the report in a thread; only the checks,
         # which wait on indexes and upstreams, run here.
         cites = await extract_off_loop(text)

@@ -1,6 +1,6 @@
 """`it-eli verify FILE|-`: the citation gate for pipelines.
 
-Exit codes (it_eli/exitcodes.py; why a distinct code for "not a pass": a gate that passes when
+Exit codes (it_eli/runtime/exitcodes.py; why a distinct code for "not a pass": a gate that passes when
 it could not look, or when something needs a human, is worse than none):
   0  VERIFIED, or VERIFIED_WITH_GAPS: at least one citation confirmed, none missing, none to review
      (the gaps are listed with where to check them)
@@ -22,8 +22,8 @@ import sys
 
 import msgspec
 
-from . import exitcodes
-from .errors import ItEliError
+from .runtime import exitcodes
+from .runtime.errors import ItEliError
 
 EXIT_OK, EXIT_HALLUCINATION, EXIT_USAGE, EXIT_UNCHECKED = (
     exitcodes.OK, exitcodes.HALLUCINATION, exitcodes.BAD_INPUT, exitcodes.NOT_A_PASS)

@@ -18,7 +18,7 @@ import msgspec
 import pytest
 from hypothesis import given, strategies as st
 
-from it_eli.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
+from it_eli.runtime.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
 from it_eli.normattiva.akn import Act, normalize_article_key, parse_act, roman_to_int
 
 # file -> (articles, annexes). Reasoning per row in the module docstring; notable rows:

@@ -4,7 +4,7 @@ index: what a later import or build adds shows in the very next answer of a runn
 from __future__ import annotations
 
 from it_eli.app import App
-from it_eli.config import load_settings
+from it_eli.runtime.config import load_settings
 
 AKN = "normattiva-akn"
 CODICE_APPALTI = "alessionar__20230331_23G00044_VIGENZA_20230530.xml"  # d.lgs. 36/2023, as of 2023-05-30

@@ -9,7 +9,7 @@ import logging
 import threading
 
 from it_eli.app import App
-from it_eli.audit import AuditLog, input_hash, install_key
+from it_eli.runtime.audit import AuditLog, input_hash, install_key
 from it_eli.tools.registry import call
 
 SECRET = "zxqsegretissimo perquisizione"
@@ -111,7 +111,7 @@ async def test_an_unwritable_log_dir_is_reported_and_calls_still_succeed(make_se
     (settings.home / "logs").write_text("not a directory")  # unwritable even for root
     app = App(settings)
     try:
-        with caplog.at_level(logging.WARNING, logger="it_eli.audit"):
+        with caplog.at_level(logging.WARNING, logger="it_eli.runtime.audit"):
             for _ in range(3):
                 is_error, payload = await call(app, "it_resolve", {"act_type": "legge", "year": 1990, "number": 241})
                 assert not is_error and payload
@@ -119,14 +119,14 @@ async def test_an_unwritable_log_dir_is_reported_and_calls_still_succeed(make_se
         await app.close()
     st = app.audit.status()
     assert st["failures"] == 3 and st["lines"] == 0 and not st["ok"] and st["last_error"]
-    errors = [r for r in caplog.records if r.name == "it_eli.audit" and r.levelno >= logging.ERROR]
+    errors = [r for r in caplog.records if r.name == "it_eli.runtime.audit" and r.levelno >= logging.ERROR]
     assert len(errors) == 1 and "UNAUDITED" in errors[0].getMessage()  # once, not per call
 
     # the directory comes back: writing resumes, and the recovery is said
     (settings.home / "logs").unlink()
     app2 = App(settings)
     app2.audit = app.audit
-    with caplog.at_level(logging.WARNING, logger="it_eli.audit"):
+    with caplog.at_level(logging.WARNING, logger="it_eli.runtime.audit"):
         await call(app2, "it_resolve", {"act_type": "legge", "year": 1990, "number": 241})
     assert app.audit.status()["ok"] and app.audit.status()["lines"] == 1
     assert any("writable again" in r.getMessage() for r in caplog.records)

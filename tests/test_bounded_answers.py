@@ -23,7 +23,7 @@ from aiohttp.test_utils import TestServer
 
 from it_eli.app import App
 from it_eli.budget import ENVELOPE_CHARS, fit_end, json_cost
-from it_eli.config import load_settings
+from it_eli.runtime.config import load_settings
 from it_eli.tools import load_all
 from it_eli.tools.registry import TOOLS, call
 from tests.conftest import testdata_dir as _testdata_dir

@@ -15,11 +15,11 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from it_eli.app import App
-from it_eli.errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 from it_eli.statutes import import_files
 from it_eli.tools.registry import TOOLS, call, decode_args
 from it_eli.tools.verify import verify_answer
-from it_eli.workers import Busy, ClientGate
+from it_eli.runtime.workers import Busy, ClientGate
 
 SELECT = "/sncass/isapi/hc.dll/sn.solr/sn-collection/select"
 PARA = ("Ai sensi dell'art. 2043 c.c. e dell'art. 3 della legge 7 agosto 1990, n. 241, come chiarito da Cass. civ., "

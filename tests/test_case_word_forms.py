@@ -20,7 +20,7 @@ FILLER = "Ritenuto in fatto il giudice rimettente dubita della legittimità dell
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     tmp = tmp_path_factory.mktemp("forms")
     records = [

@@ -17,8 +17,8 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from it_eli.config import load_settings
-from it_eli.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
+from it_eli.runtime.config import load_settings
+from it_eli.runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import HttpClient
 from it_eli import sentenzeweb
 from it_eli.budget import json_cost

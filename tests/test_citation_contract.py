@@ -114,7 +114,7 @@ def test_a_urn_is_read_whole(text, article, urn):
 
 
 def test_a_urn_tail_it_cannot_read_is_an_error():
-    from it_eli.errors import InvalidArg
+    from it_eli.runtime.errors import InvalidArg
     from it_eli.law.urn import parse_urn
 
     with pytest.raises(InvalidArg, match="unread tail"):

@@ -12,7 +12,7 @@ from it_eli.statutes import StatuteStore, import_files
 
 @pytest.fixture(scope="module")
 def decisions(tmp_path_factory, testdata):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     settings = load_settings({"IT_ELI_HOME": str(tmp_path_factory.mktemp("home"))})
     build_index(settings, [testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip"])
@@ -50,7 +50,7 @@ def test_statute_search_by_citation_matches_the_written_out_form(testdata, make_
 
 @pytest.fixture(scope="module")
 def codes_store(tmp_path_factory, testdata):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     settings = load_settings({"IT_ELI_HOME": str(tmp_path_factory.mktemp("codes"))})
     akn = testdata / "normattiva-akn"

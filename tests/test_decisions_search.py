@@ -8,7 +8,7 @@ import pytest
 
 from it_eli.app import App
 from it_eli.decisions import DecisionIndex, build_index
-from it_eli.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
+from it_eli.runtime.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
 from it_eli.query import HitWindow
 from it_eli.tools.registry import call
 
@@ -17,7 +17,7 @@ FIFTY = HitWindow(size=50)  # every sample decision that matches
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory, testdata):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     home = tmp_path_factory.mktemp("home")
     settings = load_settings({"IT_ELI_HOME": str(home)})

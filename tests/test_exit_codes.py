@@ -1,4 +1,4 @@
-"""Every `it-eli` command exits with a code that means one thing (it_eli/exitcodes.py, README
+"""Every `it-eli` command exits with a code that means one thing (it_eli/runtime/exitcodes.py, README
 "Exit codes"): a pipeline tells a hallucination from bad input, from "not a pass", from an
 unavailable upstream or index, and from a bug."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from it_eli import exitcodes
+from it_eli.runtime import exitcodes
 
 ROOT = Path(__file__).resolve().parent.parent
 

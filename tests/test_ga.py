@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from it_eli import ga
-from it_eli.errors import InvalidArg, UpstreamChanged
+from it_eli.runtime.errors import InvalidArg, UpstreamChanged
 
 MDP = "https://mdp.giustizia-amministrativa.it"
 GOOD = MDP + "/visualizza/?nodeRef=&schema=tar_rm&nrg=202515527&nomeFile=202611970_01.html&subDir=Provvedimenti"

@@ -19,7 +19,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from it_eli.app import App
-from it_eli.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
+from it_eli.runtime.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 from it_eli.http import MAX_RETRY_AFTER, HttpClient, download_to_file
 from it_eli.normattiva import api
 from it_eli.normattiva.akn import parse_act

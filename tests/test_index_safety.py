@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from it_eli.config import load_settings
+from it_eli.runtime.config import load_settings
 from it_eli.decisions import DecisionIndex, build_index
 from it_eli.indexdir import IndexDir
 from it_eli.normattiva.akn import parse_act
@@ -37,7 +37,7 @@ SAMPLE = "cortecost/P_json2001_oggi.RECONSTRUCTED.zip"
 BUILD_CHILD = """
 import sys
 from pathlib import Path
-from it_eli.config import load_settings
+from it_eli.runtime.config import load_settings
 from it_eli.decisions import build_index
 settings = load_settings({"IT_ELI_HOME": sys.argv[1]})
 print("go", flush=True)

@@ -69,7 +69,7 @@ def test_a_build_that_fills_the_disk_is_removed_and_the_previous_build_serves(ma
     code = textwrap.dedent(f"""
         import resource, signal
         from pathlib import Path
-        from it_eli.config import load_settings
+        from it_eli.runtime.config import load_settings
         from it_eli.decisions import build_index
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (8000, resource.RLIM_INFINITY))  # the disk is full at 8 KB

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from it_eli.app import App
-from it_eli.config import load_settings
+from it_eli.runtime.config import load_settings
 from it_eli.normattiva.akn import parse_act
 from it_eli.normattiva.lifecycle import act_lifecycle, article_events
 from it_eli.provision_status import article_status, comma_status, status_notes
@@ -73,7 +73,7 @@ async def test_partial_declaration_is_a_warning_with_its_citation(app):
 
 
 async def test_article_added_by_conversion_law_not_in_force_before_it(app):
-    from it_eli.errors import NotFound
+    from it_eli.runtime.errors import NotFound
 
     with pytest.raises(NotFound) as exc:
         await _text(app, reference="art. 1-bis d.l. 207/2012", at_date="2012-12-05")
@@ -217,7 +217,7 @@ def test_a_named_part_that_cannot_be_read_is_never_the_whole_article():
 
 
 async def test_originale_is_the_decree_as_published(app):
-    from it_eli.errors import NotFound
+    from it_eli.runtime.errors import NotFound
 
     with pytest.raises(NotFound) as exc:
         await _text(app, reference="urn:nir:stato:decreto.legge:2012-12-03;207~art1bis@originale")

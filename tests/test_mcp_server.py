@@ -31,7 +31,7 @@ def error_body(res) -> dict:
 
 @pytest.fixture(scope="module")
 def built_home(tmp_path_factory, testdata):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     home = tmp_path_factory.mktemp("home")
     settings = load_settings({"IT_ELI_HOME": str(home)})

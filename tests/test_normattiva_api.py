@@ -8,11 +8,19 @@ import json
 import aiohttp
 import pytest
 
-from it_eli.errors import IdentityMismatch, InvalidArg, NotAvailable, NotFound, UpstreamChanged, UpstreamUnavailable
+from it_eli.runtime.errors import (
+    IdentityMismatch,
+    InvalidArg,
+    NotAvailable,
+    NotFound,
+    UpstreamChanged,
+    UpstreamUnavailable,
+)
 from it_eli.http import HttpClient
 from it_eli.law.urn import parse_urn
-from it_eli.normattiva import api, clock
-from it_eli.normattiva.clock import frozen_today
+from it_eli.normattiva import api
+from it_eli.runtime import clock
+from it_eli.runtime.clock import frozen_today
 from tests.normattiva_server import NormattivaServer
 
 MCP = "normattiva-api/normattiva-mcp/tests/fixtures/risposte/"

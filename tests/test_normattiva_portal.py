@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from it_eli.errors import IdentityMismatch, InvalidArg, NotAvailable, UpstreamChanged, UpstreamUnavailable
+from it_eli.runtime.errors import (
+    IdentityMismatch,
+    InvalidArg,
+    NotAvailable,
+    UpstreamChanged,
+    UpstreamUnavailable,
+)
 from it_eli.http import HttpClient
 from it_eli.normattiva import portal
 from it_eli.law.urn import parse_eli, parse_urn

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from it_eli.errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 from it_eli.law import acts, codes, urn
 from it_eli.law.urn import Eli, Urn, parse_eli, parse_reference, parse_urn, resolve
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from it_eli.errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 from it_eli.indexdir import IndexDir
 
 REPO = Path(__file__).resolve().parent.parent
@@ -26,10 +26,10 @@ def test_the_package_imports_where_fcntl_does_not_exist():
         import mcp.server.stdio
         sys.modules.pop("fcntl", None)
         sys.modules["fcntl"] = None   # `import fcntl` now raises ImportError
-        import it_eli.server, it_eli.statutes, it_eli.decisions, it_eli.audit, it_eli.indexdir
+        import it_eli.server, it_eli.statutes, it_eli.decisions, it_eli.runtime.audit, it_eli.indexdir
         mods = sorted(m for m, v in sys.modules.items() if v is not None and m.startswith("it_eli"))
         from it_eli.indexdir import IndexDir
-        from it_eli.audit import AuditLog
+        from it_eli.runtime.audit import AuditLog
         d = pathlib.Path(tempfile.mkdtemp())
         with IndexDir(d / "idx").build_lock():
             pass
@@ -73,7 +73,7 @@ def test_processes_sharing_a_home_rotate_the_audit_log_without_losing_a_line(tmp
     code = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        from it_eli.audit import AuditLog
+        from it_eli.runtime.audit import AuditLog
         a = AuditLog(Path({str(logs)!r}), max_bytes=4096, keep=200)
         for i in range(150):
             assert a.record("it_resolve", {{"q": sys.argv[1] + str(i)}}, {{}}, 0.0, "ok")

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestServer
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from it_eli.progress import TerminalProgress, reporting, report
+from it_eli.runtime.progress import TerminalProgress, reporting, report
 
 from .conftest import REPO_ROOT
 

@@ -18,7 +18,7 @@ CDS = "urn:nir:stato:decreto.legislativo:1992-04-30;285"
 
 @pytest.fixture(scope="module")
 def store(testdata, tmp_path_factory):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
     from it_eli.statutes import StatuteStore
 
     home = tmp_path_factory.mktemp("questions") / "home"

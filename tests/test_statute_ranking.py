@@ -43,7 +43,7 @@ QUESTIONS = [
 
 @pytest.fixture(scope="module")
 def store(testdata, tmp_path_factory):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
     from it_eli.statutes import StatuteStore, import_files
 
     settings = load_settings({"IT_ELI_HOME": str(tmp_path_factory.mktemp("ranking") / "home")})

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from cryptography.x509.oid import NameOID
 
 from it_eli import tls
-from it_eli.errors import UpstreamUnavailable
+from it_eli.runtime.errors import UpstreamUnavailable
 from it_eli.http import HttpClient
 
 NOW = dt.datetime.now(dt.timezone.utc)

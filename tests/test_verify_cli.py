@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tests.offline_home import offline_env, prepare_home
-from it_eli.config import load_settings
+from it_eli.runtime.config import load_settings
 
 
 @pytest.fixture(scope="module")

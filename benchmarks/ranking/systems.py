@@ -115,7 +115,7 @@ class ItEli(System):
         }
 
     def search(self, query: str) -> list[str]:
-        from it_eli.errors import ItEliError
+        from it_eli.runtime.errors import ItEliError
         from it_eli.query import HitWindow, QueryCompiler, parse_query, ranked_search
 
         st = self._state

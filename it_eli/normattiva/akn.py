@@ -33,7 +33,7 @@ from typing import Iterable
 import msgspec
 from lxml import etree
 
-from it_eli.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
+from it_eli.runtime.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
 from it_eli.law.grammar import KEY_RE as _KEY_RE
 from it_eli.law.grammar import LATIN as _LATIN
 from it_eli.law.grammar import int_to_roman, normalize_article_key, roman_to_int

@@ -18,10 +18,17 @@ from typing import Any
 import lxml.html
 import msgspec
 
-from ..config import Settings
-from ..errors import IdentityMismatch, InvalidArg, NotAvailable, NotFound, UpstreamChanged, UpstreamUnavailable
+from it_eli.runtime.config import Settings
+from it_eli.runtime.errors import (
+    IdentityMismatch,
+    InvalidArg,
+    NotAvailable,
+    NotFound,
+    UpstreamChanged,
+    UpstreamUnavailable,
+)
 from ..http import HttpClient
-from . import clock as _clock
+from it_eli.runtime import clock as _clock
 from ..law import codes as _codes
 from ..law.urn import Urn, article_key, citation_for, parse_iso_date, parse_reference, portal_url
 

@@ -18,8 +18,8 @@ from urllib.parse import parse_qs, urlencode, urljoin
 
 import msgspec
 
-from ..config import Settings
-from ..errors import IdentityMismatch, InvalidArg, NotAvailable, UpstreamChanged
+from it_eli.runtime.config import Settings
+from it_eli.runtime.errors import IdentityMismatch, InvalidArg, NotAvailable, UpstreamChanged
 from ..http import HttpClient
 from ..law.urn import Eli, Urn, citation_for, parse_eli, parse_iso_date, parse_reference, parse_urn, portal_url
 

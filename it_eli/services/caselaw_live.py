@@ -1,7 +1,7 @@
 """Live case-law service: Cassazione (SentenzeWeb) and Giustizia Amministrativa.
 
 Plain async functions, no MCP import: each takes `(client, settings, **args)` and returns a
-msgspec Struct; failures are typed `it_eli.errors` exceptions. Answers are cached in memory
+msgspec Struct; failures are typed `it_eli.runtime.errors` exceptions. Answers are cached in memory
 per client (searches for `settings.search_cache_seconds`, documents for a day); the client
 does the per-host throttle. When the upstream is down (or answers in a shape we no longer read),
 an expired cached answer (kept up to STALE_MAX_SECONDS) is served marked `stale` with a note,
@@ -20,8 +20,8 @@ import cachetools
 import msgspec
 
 from .. import ga, sentenzeweb, tls
-from ..config import Settings
-from ..errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable, checked_int
+from it_eli.runtime.config import Settings
+from it_eli.runtime.errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable, checked_int
 from ..ga import GaHit, GaMetadata, GaSearchResult, GaSection, GaText
 from ..http import HttpClient
 from ..sentenzeweb import (

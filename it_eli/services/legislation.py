@@ -29,7 +29,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import msgspec
 
 from ..currency import later_amending_acts
-from ..errors import (
+from it_eli.runtime.errors import (
     InvalidArg,
     ItEliError,
     NotAvailable,
@@ -42,7 +42,8 @@ from ..law import codes
 from ..law import urn as urnmod
 from ..law.grammar import article_range_hint, normalize_article_key, roman_to_int
 from ..law.scanner import Partitions, extract_citations, partitions_of
-from ..normattiva import api, clock, portal
+from it_eli.normattiva import api, portal
+from it_eli.runtime import clock
 from ..normattiva.akn import parse_act
 from ..normattiva.lifecycle import article_events, clean_text, describe
 from ..provision_status import inserted_event

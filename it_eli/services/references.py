@@ -15,7 +15,7 @@ from typing import Literal
 
 import msgspec
 
-from ..errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 from ..law import codes
 from ..law import urn as urnmod
 from ..law.grammar import int_to_roman, italian_date

@@ -13,7 +13,7 @@ from msgspec import Meta
 from ..decisions import (
     PROVENANCE, CaseSearchResult, CaseStats, DecisionHeader, RecentResult, StoredDecision, validate_decision_ref,
 )
-from ..errors import IndexMissing, InvalidArg, ItEliError
+from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
 from ..query import HitWindow
 from .paging import page_end, page_size
 from .registry import tool
@@ -98,7 +98,7 @@ async def ensure_decisions(app) -> None:
                 prebuilt_failure = f"the pre-built index at {url} was not used ({exc.code}: {exc.message}); "
                 log.warning("%sbuilding from the open data instead", prebuilt_failure)
         from ..build import build_from_sources
-        from ..progress import report as report_progress
+        from it_eli.runtime.progress import report as report_progress
 
         # minutes of work inside one call: say so at once (clients with a progress token see it)
         report_progress("building the Constitutional Court index (first use)", 0)

@@ -17,11 +17,11 @@ import msgspec
 from msgspec import Meta
 
 from ..budget import json_cost
-from ..errors import InvalidArg, ItEliError, NotAvailable, NotFound
+from it_eli.runtime.errors import InvalidArg, ItEliError, NotAvailable, NotFound
 from ..law import codes
 from ..law import urn as urnmod
 from ..law.scanner import Partitions
-from ..normattiva import clock
+from it_eli.runtime import clock
 from ..normattiva.akn_fragment import article_xml
 from ..normattiva.lifecycle import ProvisionEvent, describe
 from ..provision_status import ProvisionStatus, article_status, comma_status, status_notes, whole_status

@@ -13,7 +13,7 @@ from msgspec import Meta
 
 from .. import ga, sentenzeweb
 from ..budget import fit_end, json_cost
-from ..errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 from ..ga import GaMetadata, GaSection, GaText
 from ..sentenzeweb import CassazioneIdentity, CassazioneText, TextStatus
 from ..services import caselaw_live as live

@@ -11,8 +11,8 @@ from __future__ import annotations
 import msgspec
 
 from ..budget import fit_end
-from ..config import Settings
-from ..errors import InvalidArg, checked_int
+from it_eli.runtime.config import Settings
+from it_eli.runtime.errors import InvalidArg, checked_int
 from ..query import HitWindow
 
 MAX_OFFSET = 50_000_000  # past any decision's length: a larger offset is a caller's mistake

@@ -17,10 +17,10 @@ from typing import Any
 import msgspec
 import msgspec.inspect
 
-from ..audit import UNKNOWN_TOOL
-from ..deadline import within_deadline
-from ..errors import InvalidArg, ItEliError
-from ..workers import ClientGate
+from it_eli.runtime.audit import UNKNOWN_TOOL
+from it_eli.runtime.deadline import within_deadline
+from it_eli.runtime.errors import InvalidArg, ItEliError
+from it_eli.runtime.workers import ClientGate
 
 log = logging.getLogger(__name__)
 
@@ -283,8 +283,8 @@ def _cap(text: str) -> str:
 async def call(app, name: str, arguments: dict[str, Any] | None, *, client: Any = None) -> tuple[bool, dict[str, Any]]:
     """Run one tool. Returns (is_error, structured result as builtins).
 
-    `client` (the MCP session) is admitted through the per-client caps (it_eli/workers.py); the
-    call runs under its deadline (it_eli/deadline.py)."""
+    `client` (the MCP session) is admitted through the per-client caps (it_eli/runtime/workers.py); the
+    call runs under its deadline (it_eli/runtime/deadline.py)."""
     is_error, out, _ = await call_encoded(app, name, arguments, client=client)
     return is_error, out
 

@@ -19,7 +19,7 @@ from cachetools import TTLCache
 from msgspec import Meta
 
 from ..budget import ENVELOPE_CHARS
-from ..errors import IndexMissing, InvalidArg, ItEliError
+from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
 from ..statutes import DATASET_NOTE, StatuteStore
 from ..verify import (
     CEDU_FALLBACK,
@@ -39,7 +39,7 @@ from ..verify import (
     gap_groups,
     verify_text,
 )
-from ..workers import in_thread
+from it_eli.runtime.workers import in_thread
 from .registry import tool
 
 
