@@ -38,7 +38,7 @@ from .law.urn import parse_urn
 from .runtime.locking import exclusive
 from .normattiva.akn import Act, normalize_article_key, parse_act
 from .normattiva.lifecycle import ProvisionEvent
-from .provision_status import ProvisionStatus, hit_status
+from .law.provision_status import ProvisionStatus, hit_status
 from .query import HitWindow, ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta

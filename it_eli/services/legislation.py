@@ -46,7 +46,7 @@ from it_eli.normattiva import api, portal
 from it_eli.runtime import clock
 from ..normattiva.akn import parse_act
 from ..normattiva.lifecycle import article_events, clean_text, describe
-from ..provision_status import inserted_event
+from it_eli.law.provision_status import inserted_event
 from ..statutes import (
     ORIGINAL,
     ActVersion,

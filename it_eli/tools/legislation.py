@@ -24,7 +24,13 @@ from ..law.scanner import Partitions
 from it_eli.runtime import clock
 from ..normattiva.akn_fragment import article_xml
 from ..normattiva.lifecycle import ProvisionEvent, describe
-from ..provision_status import ProvisionStatus, article_status, comma_status, status_notes, whole_status
+from it_eli.law.provision_status import (
+    ProvisionStatus,
+    article_status,
+    comma_status,
+    status_notes,
+    whole_status,
+)
 from ..query import HitWindow
 from ..services.references import CitedDecision, Kind, ReferenceIdentity, identify_reference
 from ..services.legislation import (
