@@ -113,7 +113,7 @@ def child_iteli(archive: Path, home: Path, heap_bytes: int, threads: int) -> dic
 
 
 def child_fts5(archive: Path, db: Path) -> dict:
-    from it_eli.cortecost import SourceReport, iter_source
+    from it_eli.sources.cortecost import SourceReport, iter_source
 
     t0 = time.perf_counter()
     report = SourceReport(source=str(archive))
@@ -142,7 +142,7 @@ def child_floor(archive: Path, work: Path, threads: int, heap_bytes: int) -> dic
 
     import it_eli.decisions as decisions
     from it_eli.analysis import build_tantivy_analyzer
-    from it_eli.cortecost import SourceReport, iter_source
+    from it_eli.sources.cortecost import SourceReport, iter_source
     from it_eli.schema import create_index, load_index_def
 
     t = time.process_time()

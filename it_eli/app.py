@@ -12,7 +12,7 @@ from typing import Any
 
 from .runtime.audit import AuditLog
 from .runtime.config import Settings, load_settings
-from .http import HttpClient
+from .sources.http import HttpClient
 
 log = logging.getLogger(__name__)
 

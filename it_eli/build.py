@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from .decisions import BuildReport, build_index, update_index
 from .runtime.errors import InvalidArg, ItEliError, UpstreamUnavailable
-from .http import download_to_file
+from .sources.http import download_to_file
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ import tantivy
 from . import __version__
 from .analysis import INFLECTION_WEIGHT, Analyzer, mark_snippet, mark_words
 from .runtime.config import Settings
-from .cortecost import Decision, SourceReport, iter_source, summarize_rejections
+from .sources.cortecost import Decision, SourceReport, iter_source, summarize_rejections
 from .runtime.errors import (
     IndexCorrupt,
     IndexMissing,

@@ -648,7 +648,7 @@ async def import_from(app, file_or_url: str, *, sha256: str | None = None) -> Im
     """Import a local archive, or download one through the HTTP layer (allow-listed) first."""
     import asyncio
 
-    from .http import check_url_allowed, download_to_file
+    from .sources.http import check_url_allowed, download_to_file
 
     expected = check_sha256_arg(sha256)
     if not is_url(file_or_url):

@@ -36,8 +36,8 @@ from .law import codes
 from .law.scanner import ActRef, extract_citations
 from .law.urn import parse_urn
 from .runtime.locking import exclusive
-from .normattiva.akn import Act, normalize_article_key, parse_act
-from .normattiva.lifecycle import ProvisionEvent
+from .sources.normattiva.akn import Act, normalize_article_key, parse_act
+from .sources.normattiva.lifecycle import ProvisionEvent
 from .law.provision_status import ProvisionStatus, hit_status
 from .query import HitWindow, ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query

@@ -31,7 +31,7 @@ from .runtime.errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliErr
 from .law import codes as codesmod
 from .law import urn as urnmod
 from .law.grammar import LATIN, article_range_hint, canon_key, nearest_articles
-from .normattiva.lifecycle import describe as describe_event
+from .sources.normattiva.lifecycle import describe as describe_event
 from .law.provision_status import comma_status, item_status, whole_status
 from .query import HitWindow
 from .statutes import ORIGINAL, ActVersion, StatuteStore

@@ -19,8 +19,8 @@ from aiohttp.test_utils import TestServer
 
 from it_eli.runtime.config import load_settings
 from it_eli.runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
-from it_eli.http import HttpClient
-from it_eli import sentenzeweb
+from it_eli.sources.http import HttpClient
+from it_eli.sources import sentenzeweb
 from it_eli.budget import json_cost
 from it_eli.services import caselaw_live as tools
 from it_eli.tools import live as live_tools

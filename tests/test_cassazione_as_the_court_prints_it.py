@@ -18,8 +18,8 @@ import re
 import pytest
 from lxml import html as lxml_html
 
-from it_eli import sentenzeweb as sw
-from it_eli.http import HttpClient
+from it_eli.sources import sentenzeweb as sw
+from it_eli.sources.http import HttpClient
 from it_eli.services import caselaw_live as tools
 from tests import sentenzeweb_frontend as fe
 from tests.test_caselaw_live_tools import live, upstream  # noqa: F401  (the local server fixtures)

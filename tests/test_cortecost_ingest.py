@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from it_eli.cortecost import SourceReport, clean_text, iter_source
+from it_eli.sources.cortecost import SourceReport, clean_text, iter_source
 from it_eli.decisions import DecisionIndex, build_index
 
 RECORD = {

@@ -8,8 +8,8 @@ from collections import Counter
 
 from lxml import etree
 
-from it_eli.normattiva import akn
-from it_eli.normattiva.akn import parse_act
+from it_eli.sources.normattiva import akn
+from it_eli.sources.normattiva.akn import parse_act
 from it_eli.law.grammar import LATIN as _LATIN
 
 AKN = "normattiva-akn"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from it_eli import ga
+from it_eli.sources import ga
 from it_eli.runtime.errors import InvalidArg, UpstreamChanged
 
 MDP = "https://mdp.giustizia-amministrativa.it"
@@ -316,7 +316,7 @@ def test_region_wide_ecli_codes_do_not_exist(code, listed):
 async def test_real_portal_answers_each_sede_with_its_own_ecli_code(make_settings, sede):
     """Run when the portal can be reached: each of the 31 options answers, and its hits' ECLI court
     code is the one it_eli holds for that seat (the reported per-seat codes, checked live)."""
-    from it_eli.http import HttpClient
+    from it_eli.sources.http import HttpClient
     from it_eli.services import caselaw_live
 
     settings = make_settings(throttle_seconds="1.5", http_timeout="30")

@@ -22,13 +22,13 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from it_eli import ga
+from it_eli.sources import ga
 from it_eli.law.scanner import extract_citations
 from it_eli.runtime.config import load_settings
-from it_eli.cortecost import SourceReport, iter_source
+from it_eli.sources.cortecost import SourceReport, iter_source
 from it_eli.runtime.errors import InvalidArg, ItEliError, QueryError
-from it_eli.http import check_url_allowed
-from it_eli.normattiva.akn import parse_act
+from it_eli.sources.http import check_url_allowed
+from it_eli.sources.normattiva.akn import parse_act
 from it_eli.query import And, HitWindow, Not, Or, Term, parse_query
 from tests.adversarial_text import ADVERSARIAL
 from tests.conftest import REPO_ROOT

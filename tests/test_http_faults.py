@@ -20,9 +20,9 @@ from aiohttp.test_utils import TestServer
 
 from it_eli.app import App
 from it_eli.runtime.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
-from it_eli.http import MAX_RETRY_AFTER, HttpClient, download_to_file
-from it_eli.normattiva import api
-from it_eli.normattiva.akn import parse_act
+from it_eli.sources.http import MAX_RETRY_AFTER, HttpClient, download_to_file
+from it_eli.sources.normattiva import api
+from it_eli.sources.normattiva.akn import parse_act
 from it_eli.law.urn import parse_urn
 from it_eli.services import caselaw_live
 from it_eli.tools.registry import call

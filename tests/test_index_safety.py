@@ -23,7 +23,7 @@ import pytest
 from it_eli.runtime.config import load_settings
 from it_eli.decisions import DecisionIndex, build_index
 from it_eli.indexdir import IndexDir
-from it_eli.normattiva.akn import parse_act
+from it_eli.sources.normattiva.akn import parse_act
 from it_eli.query import HitWindow
 from it_eli.schema import META_FILE
 from it_eli.statutes import StatuteStore, version_label

@@ -7,8 +7,8 @@ import pytest
 
 from it_eli.app import App
 from it_eli.runtime.config import load_settings
-from it_eli.normattiva.akn import parse_act
-from it_eli.normattiva.lifecycle import act_lifecycle, article_events
+from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.lifecycle import act_lifecycle, article_events
 from it_eli.law.provision_status import article_status, comma_status, status_notes
 from it_eli.query import HitWindow
 from it_eli.verify import verify_text
@@ -291,7 +291,7 @@ def test_repeal_notice_tells_no_date_of_effect_and_none_is_invented(home):
 
 
 def test_a_repeal_has_no_effect_before_the_repealing_act_and_undecided_days_are_said():
-    from it_eli.normattiva.lifecycle import ProvisionEvent
+    from it_eli.sources.normattiva.lifecycle import ProvisionEvent
     from it_eli.law.provision_status import hit_status
 
     text = "((ARTICOLO ABROGATO DAL D.LGS. 2 LUGLIO 2010, N. 104))"

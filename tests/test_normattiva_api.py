@@ -16,9 +16,9 @@ from it_eli.runtime.errors import (
     UpstreamChanged,
     UpstreamUnavailable,
 )
-from it_eli.http import HttpClient
+from it_eli.sources.http import HttpClient
 from it_eli.law.urn import parse_urn
-from it_eli.normattiva import api
+from it_eli.sources.normattiva import api
 from it_eli.runtime import clock
 from it_eli.runtime.clock import frozen_today
 from tests.normattiva_server import NormattivaServer

@@ -11,8 +11,8 @@ from it_eli.runtime.errors import (
     UpstreamChanged,
     UpstreamUnavailable,
 )
-from it_eli.http import HttpClient
-from it_eli.normattiva import portal
+from it_eli.sources.http import HttpClient
+from it_eli.sources.normattiva import portal
 from it_eli.law.urn import parse_eli, parse_urn
 from tests.normattiva_server import NormattivaServer
 
@@ -70,7 +70,7 @@ def test_check_identity(testdata):
 
 
 def test_check_identity_against_parsed_act(testdata):
-    akn = pytest.importorskip("it_eli.normattiva.akn")
+    akn = pytest.importorskip("it_eli.sources.normattiva.akn")
     act = akn.parse_act((testdata / "normattiva-akn/scabopdf__codice_penale.xml").read_bytes())
     portal.check_identity(CP, act.identity)
     with pytest.raises(IdentityMismatch):
@@ -100,7 +100,7 @@ async def test_l241_page_then_export(upstream, testdata):
 
 
 async def test_fetch_act_parses_and_checks(upstream):
-    pytest.importorskip("it_eli.normattiva.akn")
+    pytest.importorskip("it_eli.sources.normattiva.akn")
     srv, settings, client = upstream
     act, url = await portal.fetch_act(client, settings, L241)
     assert act.identity.number == "241" and act.article("21-septies") is not None
@@ -118,7 +118,7 @@ async def test_partial_urn_and_eli_and_url(upstream):
 
 
 async def test_point_in_time_dlgs_231(upstream):
-    akn = pytest.importorskip("it_eli.normattiva.akn")
+    akn = pytest.importorskip("it_eli.sources.normattiva.akn")
     srv, settings, client = upstream
     old = await portal.fetch_act_xml(client, settings, D231, at_date="2026-03-01")
     new = await portal.fetch_act_xml(client, settings, D231, at_date="2026-06-10")

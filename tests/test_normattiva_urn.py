@@ -196,7 +196,7 @@ def test_article_key(raw, key):
 
 
 def test_article_key_agrees_with_akn_parser():
-    akn = pytest.importorskip("it_eli.normattiva.akn")
+    akn = pytest.importorskip("it_eli.sources.normattiva.akn")
     for raw in ["21 septies", "25-bis.1", "2043", "416 bis", "33 nonies"]:
         assert urn.article_key(raw) == akn.normalize_article_key(raw)
 
@@ -264,7 +264,7 @@ LATIN_ORDINALS = [
 
 @pytest.mark.parametrize("suffix", LATIN_ORDINALS)
 def test_latin_ordinals_up_to_fifty(suffix):
-    from it_eli.normattiva.akn import normalize_article_key
+    from it_eli.sources.normattiva.akn import normalize_article_key
 
     joined = suffix.replace(" ", "").replace("nonies", "novies")
     for raw in (f"25-{suffix}", f"25 {suffix}", f"art. 25{suffix.replace(' ', '')}", f"25-{suffix}.1"):

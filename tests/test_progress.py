@@ -74,7 +74,7 @@ def test_nobody_watching_costs_nothing():
 
 async def test_a_big_answer_reports_its_download(make_settings):
     """A whole act's export (megabytes) is reported as it arrives; a small answer is not."""
-    from it_eli.http import HttpClient
+    from it_eli.sources.http import HttpClient
 
     big = b"<akomaNtoso/>" + b" " * (3 << 20)
 

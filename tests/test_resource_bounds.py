@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from it_eli.cortecost import MIN_TOTAL_BUDGET, SourceReport, iter_source
+from it_eli.sources.cortecost import MIN_TOTAL_BUDGET, SourceReport, iter_source
 from it_eli.statutes import import_files
 
 

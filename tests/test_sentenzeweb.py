@@ -7,7 +7,7 @@ import re
 
 from hypothesis import given, settings as hsettings, strategies as st
 
-from it_eli import sentenzeweb as sw
+from it_eli.sources import sentenzeweb as sw
 from it_eli.runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged
 from it_eli.query import Node, Not, Term, parse_query
 

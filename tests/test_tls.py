@@ -24,9 +24,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from cryptography.x509.oid import NameOID
 
-from it_eli import tls
+from it_eli.sources import tls
 from it_eli.runtime.errors import UpstreamUnavailable
-from it_eli.http import HttpClient
+from it_eli.sources.http import HttpClient
 
 NOW = dt.datetime.now(dt.timezone.utc)
 

@@ -11,7 +11,7 @@ from typing import Literal
 
 import msgspec
 
-from it_eli.normattiva.lifecycle import (
+from it_eli.sources.normattiva.lifecycle import (
     ProvisionEvent,
     comma_verdict,
     describe,

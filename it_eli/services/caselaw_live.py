@@ -19,12 +19,12 @@ from typing import Any
 import cachetools
 import msgspec
 
-from .. import ga, sentenzeweb, tls
+from it_eli.sources import ga, sentenzeweb, tls
 from it_eli.runtime.config import Settings
 from it_eli.runtime.errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable, checked_int
-from ..ga import GaHit, GaMetadata, GaSearchResult, GaSection, GaText
-from ..http import HttpClient
-from ..sentenzeweb import (
+from it_eli.sources.ga import GaHit, GaMetadata, GaSearchResult, GaSection, GaText
+from it_eli.sources.http import HttpClient
+from it_eli.sources.sentenzeweb import (
     CassazioneFacets,
     CassazioneHit,
     CassazioneSearchResult,

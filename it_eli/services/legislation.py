@@ -37,15 +37,15 @@ from it_eli.runtime.errors import (
     UpstreamChanged,
     UpstreamUnavailable,
 )
-from ..http import check_url_allowed, host_key
+from it_eli.sources.http import check_url_allowed, host_key
 from ..law import codes
 from ..law import urn as urnmod
 from ..law.grammar import article_range_hint, normalize_article_key, roman_to_int
 from ..law.scanner import Partitions, extract_citations, partitions_of
-from it_eli.normattiva import api, portal
+from it_eli.sources.normattiva import api, portal
 from it_eli.runtime import clock
-from ..normattiva.akn import parse_act
-from ..normattiva.lifecycle import article_events, clean_text, describe
+from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.lifecycle import article_events, clean_text, describe
 from it_eli.law.provision_status import inserted_event
 from ..statutes import (
     ORIGINAL,

@@ -22,8 +22,8 @@ from ..law import codes
 from ..law import urn as urnmod
 from ..law.scanner import Partitions
 from it_eli.runtime import clock
-from ..normattiva.akn_fragment import article_xml
-from ..normattiva.lifecycle import ProvisionEvent, describe
+from it_eli.sources.normattiva.akn_fragment import article_xml
+from it_eli.sources.normattiva.lifecycle import ProvisionEvent, describe
 from it_eli.law.provision_status import (
     ProvisionStatus,
     article_status,

@@ -11,11 +11,11 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from .. import ga, sentenzeweb
+from it_eli.sources import ga, sentenzeweb
 from ..budget import fit_end, json_cost
 from it_eli.runtime.errors import InvalidArg
-from ..ga import GaMetadata, GaSection, GaText
-from ..sentenzeweb import CassazioneIdentity, CassazioneText, TextStatus
+from it_eli.sources.ga import GaMetadata, GaSection, GaText
+from it_eli.sources.sentenzeweb import CassazioneIdentity, CassazioneText, TextStatus
 from ..services import caselaw_live as live
 from . import paging
 from .registry import tool

@@ -27,10 +27,10 @@ from it_eli.runtime.errors import (
     UpstreamChanged,
     UpstreamUnavailable,
 )
-from ..http import HttpClient
+from it_eli.sources.http import HttpClient
 from it_eli.runtime import clock as _clock
-from ..law import codes as _codes
-from ..law.urn import Urn, article_key, citation_for, parse_iso_date, parse_reference, portal_url
+from it_eli.law import codes as _codes
+from it_eli.law.urn import Urn, article_key, citation_for, parse_iso_date, parse_reference, portal_url
 
 ARTICLE_PATH = "/atto/dettaglio-atto-urn"
 ACT_TYPES_PATH = "/tipologiche/denominazione-atto"

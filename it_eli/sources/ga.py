@@ -19,7 +19,7 @@ import lxml.etree
 import lxml.html
 import msgspec
 
-from .runtime.errors import InvalidArg, UpstreamChanged
+from it_eli.runtime.errors import InvalidArg, UpstreamChanged
 from .http import RETRY_LATER, HttpClient
 from .sentenzeweb import HL_CLOSE, HL_OPEN, _key
 

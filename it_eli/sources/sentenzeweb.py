@@ -21,10 +21,10 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import msgspec
 
-from .runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
+from it_eli.runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from .http import RETRY_LATER, HttpClient
-from .law.grammar import int_to_roman
-from .query import And, Node, Not, Or, Term, parse_query
+from it_eli.law.grammar import int_to_roman
+from it_eli.query import And, Node, Not, Or, Term, parse_query
 
 SELECT_PATH = "/isapi/hc.dll/sn.solr/sn-collection/select"
 # The court's front-end (index.js) marks what a request is for in the URL's query string:

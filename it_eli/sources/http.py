@@ -30,11 +30,11 @@ from aiolimiter import AsyncLimiter
 from circuitbreaker import CircuitBreaker
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from . import __version__
-from .runtime import progress
-from .runtime.config import Settings
-from .runtime.deadline import upstream_window
-from .runtime.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
+from it_eli import __version__
+from it_eli.runtime import progress
+from it_eli.runtime.config import Settings
+from it_eli.runtime.deadline import upstream_window
+from it_eli.runtime.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
 from cryptography.utils import CryptographyDeprecationWarning
 
-from .runtime.errors import UpstreamUnavailable
+from it_eli.runtime.errors import UpstreamUnavailable
 from .http import HttpClient
 
 log = logging.getLogger(__name__)

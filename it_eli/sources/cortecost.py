@@ -22,7 +22,7 @@ from typing import IO
 
 import msgspec
 
-from .runtime import progress
+from it_eli.runtime import progress
 
 # Limits against hostile archives.
 MAX_DEPTH = 4

@@ -20,8 +20,17 @@ import msgspec
 
 from it_eli.runtime.config import Settings
 from it_eli.runtime.errors import IdentityMismatch, InvalidArg, NotAvailable, UpstreamChanged
-from ..http import HttpClient
-from ..law.urn import Eli, Urn, citation_for, parse_eli, parse_iso_date, parse_reference, parse_urn, portal_url
+from it_eli.sources.http import HttpClient
+from it_eli.law.urn import (
+    Eli,
+    Urn,
+    citation_for,
+    parse_eli,
+    parse_iso_date,
+    parse_reference,
+    parse_urn,
+    portal_url,
+)
 
 if TYPE_CHECKING:
     from .akn import Act

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from it_eli.normattiva import akn
+from it_eli.sources.normattiva import akn
 
 __all__ = ["article_xml"]
 
