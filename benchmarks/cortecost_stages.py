@@ -65,10 +65,18 @@ def search_stages(home: Path, queries: list[tuple[str, int | None]], rounds: int
     import msgspec
 
     from it_eli.runtime.config import load_settings
-    from it_eli.decisions import (FIELD_ALIASES, SNIPPET_FIELD, CaseSearchResult, DecisionIndex, _analyzer,
-                                  phrase_probe, snippet_parts, snippet_probe)
+    from it_eli.search.decisions import (
+        FIELD_ALIASES,
+        SNIPPET_FIELD,
+        CaseSearchResult,
+        DecisionIndex,
+        _analyzer,
+        phrase_probe,
+        snippet_parts,
+        snippet_probe,
+    )
     from it_eli.runtime.errors import QueryError
-    from it_eli.query import HitWindow, QueryCompiler, parse_query, ranked_search
+    from it_eli.search.query import HitWindow, QueryCompiler, parse_query, ranked_search
 
     index = DecisionIndex(load_settings({"IT_ELI_HOME": str(home), "IT_ELI_AUTO_BUILD": "0",
                                          "IT_ELI_LOG_LEVEL": "WARNING"}))
@@ -193,7 +201,7 @@ UPDATE_CHILD = textwrap.dedent("""
     import json, sys, time
     from pathlib import Path
     from it_eli.runtime.config import load_settings
-    from it_eli.decisions import update_index
+    from it_eli.search.decisions import update_index
     settings = load_settings({"IT_ELI_HOME": sys.argv[1], "IT_ELI_LOG_LEVEL": "WARNING"})
     t = time.perf_counter()
     r = update_index(settings, [Path(p) for p in sys.argv[2:]])

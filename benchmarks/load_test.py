@@ -53,8 +53,8 @@ def _testdata() -> Path:
 def prepare_home(work: Path, synthetic: int, log) -> tuple[Path, dict]:
     """Fresh home: Court index (real sample + synthetic corpus), all real statute exports imported."""
     from it_eli.runtime.config import load_settings
-    from it_eli.decisions import build_index
-    from it_eli.statutes import import_files
+    from it_eli.search.decisions import build_index
+    from it_eli.search.statutes import import_files
 
     from tests.synthetic_corpus import generate
 
@@ -96,9 +96,9 @@ class Pools:
 
 def load_pools(home: Path, rng: random.Random) -> Pools:
     from it_eli.runtime.config import load_settings
-    from it_eli.decisions import DecisionIndex
-    from it_eli.query import HitWindow
-    from it_eli.statutes import StatuteStore
+    from it_eli.search.decisions import DecisionIndex
+    from it_eli.search.query import HitWindow
+    from it_eli.search.statutes import StatuteStore
 
     from tests.synthetic_corpus import make_queries
 

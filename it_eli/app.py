@@ -37,7 +37,7 @@ class App:
     @property
     def decisions(self):
         if self._decisions is None:
-            from .decisions import DecisionIndex
+            from .search.decisions import DecisionIndex
 
             self._decisions = DecisionIndex(self.settings)
         return self._decisions
@@ -45,7 +45,7 @@ class App:
     @property
     def statutes(self):
         if self._statutes is None:
-            from .statutes import StatuteStore
+            from .search.statutes import StatuteStore
 
             self._statutes = StatuteStore(self.settings)
         return self._statutes

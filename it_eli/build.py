@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .decisions import BuildReport, build_index, update_index
+from .search.decisions import BuildReport, build_index, update_index
 from .runtime.errors import InvalidArg, ItEliError, UpstreamUnavailable
 from .sources.http import download_to_file
 

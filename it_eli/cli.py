@@ -75,7 +75,7 @@ def _cmd_index_build(args, settings) -> int:
 
 
 def _cmd_index_status(args, settings) -> int:
-    from .decisions import DecisionIndex
+    from .search.decisions import DecisionIndex
 
     stats = DecisionIndex(settings).stats()
     import msgspec
@@ -87,7 +87,7 @@ def _cmd_index_status(args, settings) -> int:
 def _cmd_index_export(args, settings) -> int:
     from pathlib import Path
 
-    from .index_archive import export_index
+    from .search.index_archive import export_index
 
     r = export_index(settings, Path(args.file).expanduser(), with_statutes=args.with_statutes)
     parts = ", ".join(f"{ix.root} ({ix.count} docs)" for ix in r.indexes)
@@ -98,7 +98,7 @@ def _cmd_index_export(args, settings) -> int:
 
 def _cmd_index_import(args, settings) -> int:
     from .app import App
-    from .index_archive import import_from
+    from .search.index_archive import import_from
 
     async def run():
         app = App(settings)
@@ -145,7 +145,7 @@ def _cmd_tool(args, settings) -> int:
 
 
 def _cmd_statutes_import(args, settings) -> int:
-    from .statutes import import_files
+    from .search.statutes import import_files
 
     report = import_files(settings, args.files)
     print(
@@ -158,7 +158,7 @@ def _cmd_statutes_import(args, settings) -> int:
 
 
 def _cmd_statutes_rebuild(args, settings) -> int:
-    from .statutes import StatuteStore
+    from .search.statutes import StatuteStore
 
     started = time.monotonic()
     n = StatuteStore(settings).rebuild()
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
         _setup_logging(settings.log_level)
         if args.command in ("index", "statutes"):  # the server cleans at its own start
-            from .housekeeping import clean_at_start
+            from .search.housekeeping import clean_at_start
 
             clean_at_start(settings)
         return args.func(args, settings)

@@ -7,7 +7,7 @@ not fit it, however many other words they share.
 
 The rule (general, no list of pairs): two words clash when one is the other's root behind a
 negating prefix (in-/im-/il-/ir-, a-/an-, dis-, s-, non-) — compared on the same Italian analysis
-as search (it_eli/analysis.py, index_schema/analyzers.toml) —, when they are one root behind two
+as search (it_eli/search/analysis.py, index_schema/analyzers.toml) —, when they are one root behind two
 prefixes of opposite direction (inclusione / esclusione, assenso / dissenso), or when a word is negated by `non`
 / `senza` in one text and not in the other. Words both texts share are never compared.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from it_eli.analysis import Analyzer
+from it_eli.search.analysis import Analyzer
 
 __all__ = ["antonym_clash"]
 

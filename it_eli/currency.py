@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .query import HitWindow
-from .statutes import StatuteStore, StoredArticle, _citation
+from .search.query import HitWindow
+from .search.statutes import StatuteStore, StoredArticle, _citation
 
 __all__ = ["later_amending_acts"]
 

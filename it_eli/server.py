@@ -176,7 +176,7 @@ def _bind(host: str, port: int):
 
 
 def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, app: App | None = None) -> None:
-    from .housekeeping import clean_at_start
+    from .search.housekeeping import clean_at_start
 
     app = app or App()
     log.info("it_eli %s serving MCP over %s (home %s)", __version__, transport, app.settings.home)

@@ -24,7 +24,7 @@ import msgspec
 from cachetools import TTLCache
 
 from .runtime import progress
-from .analysis import Analyzer
+from .search.analysis import Analyzer
 from .content_meaning import antonym_clash
 from .law.scanner import COURT_NAMES, Citation, Partitions, extract_citations, partitions_of
 from .runtime.errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
@@ -33,8 +33,8 @@ from .law import urn as urnmod
 from .law.grammar import LATIN, article_range_hint, canon_key, nearest_articles
 from .sources.normattiva.lifecycle import describe as describe_event
 from .law.provision_status import comma_status, item_status, whole_status
-from .query import HitWindow
-from .statutes import ORIGINAL, ActVersion, StatuteStore
+from .search.query import HitWindow
+from .search.statutes import ORIGINAL, ActVersion, StatuteStore
 from .runtime.workers import PROCESS_MIN_CHARS, in_process, in_thread
 
 MAX_INPUT_CHARS = 1_000_000

@@ -440,7 +440,7 @@ def make_queries(testdata: Path, *, n: int = 240, seed: int = 7) -> list[str]:
     Words come from the real sentences the corpus is made of, weighted by frequency but
     excluding the stopwords of the it_legal analyzer (the same list for both systems).
     """
-    from it_eli.analysis import stopwords
+    from it_eli.search.analysis import stopwords
 
     stop = set(stopwords())
     pools = load_pools(testdata)

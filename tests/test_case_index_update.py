@@ -8,9 +8,9 @@ import os
 
 import pytest
 
-from it_eli.decisions import DecisionIndex, build_index, read_digests, update_index
+from it_eli.search.decisions import DecisionIndex, build_index, read_digests, update_index
 from it_eli.runtime.errors import IndexSchemaMismatch
-from it_eli.schema import META_FILE
+from it_eli.search.schema import META_FILE
 from tests.test_cortecost_ingest import RECORD, court_archive
 
 

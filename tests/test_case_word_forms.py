@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from it_eli.analysis import Analyzer
-from it_eli.decisions import DecisionIndex, build_index
+from it_eli.search.analysis import Analyzer
+from it_eli.search.decisions import DecisionIndex, build_index
 from tests.test_cortecost_ingest import RECORD, court_archive
 
 

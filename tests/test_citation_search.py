@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from it_eli.decisions import DecisionIndex, build_index
+from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.law.forms import citation_phrases
-from it_eli.statutes import StatuteStore, import_files
+from it_eli.search.statutes import StatuteStore, import_files
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_the_article_a_statute_search_cites_comes_first(codes_store, query, arti
 
 
 def test_paging_a_cited_search_loses_and_repeats_nothing(codes_store):
-    from it_eli.query import HitWindow
+    from it_eli.search.query import HitWindow
 
     pages = [codes_store.search("art. 52 c.p.", window=HitWindow(start=s, size=3)) for s in range(0, 12, 3)]
     shown = [h.article for p in pages for h in p.hits]

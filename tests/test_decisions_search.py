@@ -7,9 +7,9 @@ import json
 import pytest
 
 from it_eli.app import App
-from it_eli.decisions import DecisionIndex, build_index
+from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.runtime.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
-from it_eli.query import HitWindow
+from it_eli.search.query import HitWindow
 from it_eli.tools.registry import call
 
 FIFTY = HitWindow(size=50)  # every sample decision that matches

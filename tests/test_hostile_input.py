@@ -29,7 +29,7 @@ from it_eli.sources.cortecost import SourceReport, iter_source
 from it_eli.runtime.errors import InvalidArg, ItEliError, QueryError
 from it_eli.sources.http import check_url_allowed
 from it_eli.sources.normattiva.akn import parse_act
-from it_eli.query import And, HitWindow, Not, Or, Term, parse_query
+from it_eli.search.query import And, HitWindow, Not, Or, Term, parse_query
 from tests.adversarial_text import ADVERSARIAL
 from tests.conftest import REPO_ROOT
 
@@ -42,7 +42,7 @@ HYP = settings(max_examples=150, deadline=None, suppress_health_check=[HealthChe
 
 @pytest.fixture(scope="module")
 def decisions(tmp_path_factory, testdata):
-    from it_eli.decisions import DecisionIndex, build_index
+    from it_eli.search.decisions import DecisionIndex, build_index
 
     home = tmp_path_factory.mktemp("home")
     s = load_settings({"IT_ELI_HOME": str(home)})

@@ -22,10 +22,10 @@ from aiohttp.test_utils import TestServer
 
 from it_eli import cli
 from it_eli.app import App
-from it_eli.decisions import DecisionIndex, build_index
+from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg
-from it_eli.index_archive import export_index, import_archive
-from it_eli.statutes import StatuteStore, import_files
+from it_eli.search.index_archive import export_index, import_archive
+from it_eli.search.statutes import StatuteStore, import_files
 from it_eli.tools import load_all
 from it_eli.tools.registry import call
 

@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 
 from it_eli.runtime.config import load_settings
-from it_eli.decisions import DecisionIndex, build_index
-from it_eli.indexdir import IndexDir
+from it_eli.search.decisions import DecisionIndex, build_index
+from it_eli.search.indexdir import IndexDir
 from it_eli.sources.normattiva.akn import parse_act
-from it_eli.query import HitWindow
-from it_eli.schema import META_FILE
-from it_eli.statutes import StatuteStore, version_label
+from it_eli.search.query import HitWindow
+from it_eli.search.schema import META_FILE
+from it_eli.search.statutes import StatuteStore, version_label
 from tests.synthetic_corpus import generate
 
 SYNTHETIC_COUNT = 600
@@ -38,7 +38,7 @@ BUILD_CHILD = """
 import sys
 from pathlib import Path
 from it_eli.runtime.config import load_settings
-from it_eli.decisions import build_index
+from it_eli.search.decisions import build_index
 settings = load_settings({"IT_ELI_HOME": sys.argv[1]})
 print("go", flush=True)
 report = build_index(settings, [Path(sys.argv[2])])

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from it_eli.app import App
-from it_eli.decisions import DecisionIndex, build_index, index_root
-from it_eli.housekeeping import clean_at_start
-from it_eli.indexdir import IndexDir
+from it_eli.search.decisions import DecisionIndex, build_index, index_root
+from it_eli.search.housekeeping import clean_at_start
+from it_eli.search.indexdir import IndexDir
 from it_eli.tools.registry import call
 
 REPO = Path(__file__).resolve().parent.parent
@@ -70,7 +70,7 @@ def test_a_build_that_fills_the_disk_is_removed_and_the_previous_build_serves(ma
         import resource, signal
         from pathlib import Path
         from it_eli.runtime.config import load_settings
-        from it_eli.decisions import build_index
+        from it_eli.search.decisions import build_index
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (8000, resource.RLIM_INFINITY))  # the disk is full at 8 KB
         try:

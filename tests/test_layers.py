@@ -104,7 +104,7 @@ def test_the_legislation_service_does_not_page():
 
 # the index layer: the only modules that may speak Tantivy (docs/architecture.md)
 INDEX_MODULES = frozenset({
-    "it_eli.statutes", "it_eli.decisions", "it_eli.query", "it_eli.query_assist", "it_eli.analysis", "it_eli.schema",
+    "it_eli.search.statutes", "it_eli.search.decisions", "it_eli.search.query", "it_eli.search.query_assist", "it_eli.search.analysis", "it_eli.search.schema",
 })
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from it_eli.runtime.errors import InvalidArg
-from it_eli.indexdir import IndexDir
+from it_eli.search.indexdir import IndexDir
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -26,9 +26,9 @@ def test_the_package_imports_where_fcntl_does_not_exist():
         import mcp.server.stdio
         sys.modules.pop("fcntl", None)
         sys.modules["fcntl"] = None   # `import fcntl` now raises ImportError
-        import it_eli.server, it_eli.statutes, it_eli.decisions, it_eli.runtime.audit, it_eli.indexdir
+        import it_eli.server, it_eli.search.statutes, it_eli.search.decisions, it_eli.runtime.audit, it_eli.search.indexdir
         mods = sorted(m for m, v in sys.modules.items() if v is not None and m.startswith("it_eli"))
-        from it_eli.indexdir import IndexDir
+        from it_eli.search.indexdir import IndexDir
         from it_eli.runtime.audit import AuditLog
         d = pathlib.Path(tempfile.mkdtemp())
         with IndexDir(d / "idx").build_lock():
@@ -49,7 +49,7 @@ def test_a_second_build_on_the_same_home_is_refused_while_the_first_holds_the_lo
         [sys.executable, "-c", textwrap.dedent(f"""
             import sys, time
             from pathlib import Path
-            from it_eli.indexdir import IndexDir
+            from it_eli.search.indexdir import IndexDir
             with IndexDir(Path({str(tmp_path / 'idx')!r})).build_lock():
                 print("held", flush=True)
                 sys.stdin.readline()

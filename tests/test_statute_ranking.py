@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from it_eli.query import HitWindow
+from it_eli.search.query import HitWindow
 
 L241 = "urn:nir:stato:legge:1990-08-07;241"  # procedimento amministrativo
 D231 = "urn:nir:stato:decreto.legislativo:2001-06-08;231"  # responsabilità degli enti
@@ -44,7 +44,7 @@ QUESTIONS = [
 @pytest.fixture(scope="module")
 def store(testdata, tmp_path_factory):
     from it_eli.runtime.config import load_settings
-    from it_eli.statutes import StatuteStore, import_files
+    from it_eli.search.statutes import StatuteStore, import_files
 
     settings = load_settings({"IT_ELI_HOME": str(tmp_path_factory.mktemp("ranking") / "home")})
     rep = import_files(settings, [str(testdata / "normattiva-akn" / n) for n in EXPORTS])

@@ -305,7 +305,7 @@ def test_comma_found_in_unmarked_text():
 
 
 def test_content_score_calibration():
-    from it_eli.analysis import Analyzer
+    from it_eli.search.analysis import Analyzer
 
     an = Analyzer()
     assert content_score(an, "difesa legittima", "Difesa legittima", "Non e' punibile chi ...") == 1.0
@@ -343,7 +343,7 @@ async def test_cost_index_complete_only_when_downloaded(tmp_path, testdata):
     """A year counts as complete only for an index built from the Court's full download."""
     import shutil
 
-    from it_eli.decisions import build_index
+    from it_eli.search.decisions import build_index
 
     settings = load_settings(offline_env(tmp_path / "home"))
     dl = settings.home / "downloads"
@@ -374,7 +374,7 @@ async def test_no_cost_index_is_a_gap(tmp_path):
 
 async def test_online_path_against_local_normattiva(tmp_path, testdata):
     """Acts not imported, served by the local Normattiva replaying real captures."""
-    from it_eli.statutes import import_files
+    from it_eli.search.statutes import import_files
     from tests.normattiva_server import NormattivaServer
 
     async with NormattivaServer(testdata) as srv:

@@ -108,7 +108,7 @@ def statute_docs(arts, with_headings: bool) -> list[Doc]:
 
 
 def known_item(arts, *, cap: int | None = KNOWN_ITEM_CAP, seed: int = KNOWN_ITEM_SEED) -> Collection:
-    from it_eli.analysis import Analyzer
+    from it_eli.search.analysis import Analyzer
 
     an = Analyzer("it_legal")
     counts: dict[str, int] = {}

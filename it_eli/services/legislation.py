@@ -47,7 +47,7 @@ from it_eli.runtime import clock
 from it_eli.sources.normattiva.akn import parse_act
 from it_eli.sources.normattiva.lifecycle import article_events, clean_text, describe
 from it_eli.law.provision_status import inserted_event
-from ..statutes import (
+from it_eli.search.statutes import (
     ORIGINAL,
     ActVersion,
     StatuteStore,

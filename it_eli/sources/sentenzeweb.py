@@ -3,7 +3,7 @@
 Parsing is pure (bytes in, Structs out); `fetch_select` is the one I/O function and uses the
 `HttpClient` it is given. Every upstream fact relied on here is in DISCOVERY.md (SentenzeWeb, GA, TLS).
 
-Query safety: user text never reaches Solr as syntax. The query is parsed by `it_eli.query`
+Query safety: user text never reaches Solr as syntax. The query is parsed by `it_eli.search.query`
 (the language of it_case_search: words, "phrases", AND / OR / NOT, `-word`, parentheses) and
 compiled here; each word and each phrase becomes one phrase clause `ocr:"..."` in which only `\\`
 and `"` are special (both backslash-escaped). The only Solr syntax in `q` is ours: the clauses,
@@ -24,7 +24,7 @@ import msgspec
 from it_eli.runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from .http import RETRY_LATER, HttpClient
 from it_eli.law.grammar import int_to_roman
-from it_eli.query import And, Node, Not, Or, Term, parse_query
+from it_eli.search.query import And, Node, Not, Or, Term, parse_query
 
 SELECT_PATH = "/isapi/hc.dll/sn.solr/sn-collection/select"
 # The court's front-end (index.js) marks what a request is for in the URL's query string:
@@ -265,7 +265,7 @@ def _number(value: float) -> str:
 
 
 class _Compiler:
-    """`it_eli.query` AST -> Solr `q`. Every user term becomes an escaped phrase on `ocr`."""
+    """`it_eli.search.query` AST -> Solr `q`. Every user term becomes an escaped phrase on `ocr`."""
 
     def __init__(self) -> None:
         self.notes: list[str] = []

@@ -10,11 +10,17 @@ import logging
 import msgspec
 from msgspec import Meta
 
-from ..decisions import (
-    PROVENANCE, CaseSearchResult, CaseStats, DecisionHeader, RecentResult, StoredDecision, validate_decision_ref,
+from it_eli.search.decisions import (
+    PROVENANCE,
+    CaseSearchResult,
+    CaseStats,
+    DecisionHeader,
+    RecentResult,
+    StoredDecision,
+    validate_decision_ref,
 )
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
-from ..query import HitWindow
+from it_eli.search.query import HitWindow
 from .paging import page_end, page_size
 from .registry import tool
 
@@ -88,7 +94,7 @@ async def ensure_decisions(app) -> None:
         prebuilt_failure = ""
         url = app.settings.caselaw_index_url
         if url:
-            from ..index_archive import import_from
+            from it_eli.search.index_archive import import_from
 
             try:
                 report = await import_from(app, url, sha256=app.settings.caselaw_index_sha256)

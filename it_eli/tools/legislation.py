@@ -31,7 +31,7 @@ from it_eli.law.provision_status import (
     status_notes,
     whole_status,
 )
-from ..query import HitWindow
+from it_eli.search.query import HitWindow
 from ..services.references import CitedDecision, Kind, ReferenceIdentity, identify_reference
 from ..services.legislation import (
     RETRY_HELP,
@@ -45,13 +45,7 @@ from ..services.legislation import (
     resolve_reference,
     SHARED_URN_CODES,
 )
-from ..statutes import (
-    DATASET_NOTE,
-    StatuteSearchResult,
-    StatuteStore,
-    StoredArticle,
-    _citation,
-)
+from it_eli.search.statutes import DATASET_NOTE, StatuteSearchResult, StatuteStore, StoredArticle, _citation
 from . import paging
 from .paging import next_hit_offset, page_size
 from .registry import tool

@@ -13,7 +13,7 @@ import msgspec
 from ..budget import fit_end
 from it_eli.runtime.config import Settings
 from it_eli.runtime.errors import InvalidArg, checked_int
-from ..query import HitWindow
+from it_eli.search.query import HitWindow
 
 MAX_OFFSET = 50_000_000  # past any decision's length: a larger offset is a caller's mistake
 

@@ -20,7 +20,7 @@ from msgspec import Meta
 
 from ..budget import ENVELOPE_CHARS
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
-from ..statutes import DATASET_NOTE, StatuteStore
+from it_eli.search.statutes import DATASET_NOTE, StatuteStore
 from ..verify import (
     CEDU_FALLBACK,
     COURT_FALLBACKS,

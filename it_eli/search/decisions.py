@@ -1,6 +1,6 @@
 """The Constitutional Court index: build (streaming, atomic swap) and search.
 
-Search goes through it_eli.query (never Tantivy's string parser), ranks with BM25 over the
+Search goes through it_eli.search.query (never Tantivy's string parser), ranks with BM25 over the
 decision's parts with the boosts of index_schema/decisions.toml, filters with range/term
 queries on fast fields, counts facets with Tantivy aggregations, and cuts a highlighted snippet
 from whichever part matched (ordinanze keep their reasoning in `epigrafe`).
@@ -24,11 +24,11 @@ from typing import Literal
 import msgspec
 import tantivy
 
-from . import __version__
+from it_eli import __version__
 from .analysis import INFLECTION_WEIGHT, Analyzer, mark_snippet, mark_words
-from .runtime.config import Settings
-from .sources.cortecost import Decision, SourceReport, iter_source, summarize_rejections
-from .runtime.errors import (
+from it_eli.runtime.config import Settings
+from it_eli.sources.cortecost import Decision, SourceReport, iter_source, summarize_rejections
+from it_eli.runtime.errors import (
     IndexCorrupt,
     IndexMissing,
     IndexSchemaMismatch,

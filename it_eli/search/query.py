@@ -18,8 +18,8 @@ import tantivy
 from unidecode import unidecode
 
 from .analysis import Analyzer
-from .runtime.errors import InvalidArg, QueryError
-from .law.forms import citation_phrases
+from it_eli.runtime.errors import InvalidArg, QueryError
+from it_eli.law.forms import citation_phrases
 
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 128  # words with a letter or digit; pasted massima headings run to 60-95 words
@@ -593,7 +593,7 @@ def ranked_search(
     field, with tie_breaker 0 (IndexDef.tie_breaker, IndexDef.proximity_boosts). `exact_fields`
     (field -> weight; IndexDef.exact_boosts) adds the bonus of `exact_form_query`.
     `proximity_of`: the query whose adjacent words earn the proximity bonus, when `parsed` is a
-    rewrite of it (the thesaurus alternatives of it_eli.query_assist).
+    rewrite of it (the thesaurus alternatives of it_eli.search.query_assist).
     """
     def compile_(conjunction: bool) -> tuple[tantivy.Query, bool]:
         """The query, and whether some implicit AND was loosened into OR (else it is the AND)."""

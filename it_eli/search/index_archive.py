@@ -33,10 +33,10 @@ from urllib.parse import urlsplit
 import msgspec
 import zstandard
 
-from . import __version__
+from it_eli import __version__
 from .analysis import analyzer_specs
-from .runtime.config import Settings, is_sha256
-from .runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg, ItEliError
+from it_eli.runtime.config import Settings, is_sha256
+from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg, ItEliError
 from .indexdir import IndexDir
 from .schema import META_FILE, load_index_def, open_index, read_meta
 
@@ -648,7 +648,7 @@ async def import_from(app, file_or_url: str, *, sha256: str | None = None) -> Im
     """Import a local archive, or download one through the HTTP layer (allow-listed) first."""
     import asyncio
 
-    from .sources.http import check_url_allowed, download_to_file
+    from it_eli.sources.http import check_url_allowed, download_to_file
 
     expected = check_sha256_arg(sha256)
     if not is_url(file_or_url):

@@ -9,7 +9,7 @@ Three rewrites of a parsed query, each reported to the user so a hit can be expl
 - words of the legal thesaurus (index_schema/thesaurus_it.tsv: colloquial, journalistic,
   English and abbreviated terms) get the code's own terms as alternatives, weighted below the
   words typed.
-The exact-form bonus (the form typed outranks its stem siblings) is it_eli.query.exact_form_query,
+The exact-form bonus (the form typed outranks its stem siblings) is it_eli.search.query.exact_form_query,
 shared with the decisions index. Everything here is pure except what reads the index (the searcher).
 """
 

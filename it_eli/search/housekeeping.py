@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from .runtime.config import Settings
+from it_eli.runtime.config import Settings
 from .indexdir import IndexDir
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ import msgspec
 import tantivy
 
 from .analysis import SCHEMA_DIR, analyzer_specs, build_tantivy_analyzer, stopwords
-from .runtime.errors import IndexMissing, IndexSchemaMismatch
+from it_eli.runtime.errors import IndexMissing, IndexSchemaMismatch
 
 META_FILE = "it_eli_meta.json"
 REBUILD_COMMANDS = {
@@ -57,7 +57,7 @@ class IndexDef(msgspec.Struct, frozen=True):
     # field). The part fields still serve `field:word` scoping and the per-part snippets.
     rank_fields: list[str] | None = None
     # `exact_fields`: unstemmed fields where an unscoped word's form as typed earns `exact_weight` x
-    # its BM25 there (the typed form outranks its stem siblings; it_eli.query.exact_form_query)
+    # its BM25 there (the typed form outranks its stem siblings; it_eli.search.query.exact_form_query)
     exact_fields: list[str] | None = None
     exact_weight: float = 0.0
 

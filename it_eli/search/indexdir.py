@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from collections.abc import Iterator
 
-from .runtime.errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 from .schema import META_FILE
-from .runtime.locking import exclusive
+from it_eli.runtime.locking import exclusive
 
 
 class IndexDir:

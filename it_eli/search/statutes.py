@@ -29,16 +29,16 @@ import tantivy
 from cachetools import LRUCache
 
 from .analysis import Analyzer, mark_snippet
-from .runtime.config import Settings
-from .runtime.errors import InvalidArg, ItEliError
+from it_eli.runtime.config import Settings
+from it_eli.runtime.errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
-from .law import codes
-from .law.scanner import ActRef, extract_citations
-from .law.urn import parse_urn
-from .runtime.locking import exclusive
-from .sources.normattiva.akn import Act, normalize_article_key, parse_act
-from .sources.normattiva.lifecycle import ProvisionEvent
-from .law.provision_status import ProvisionStatus, hit_status
+from it_eli.law import codes
+from it_eli.law.scanner import ActRef, extract_citations
+from it_eli.law.urn import parse_urn
+from it_eli.runtime.locking import exclusive
+from it_eli.sources.normattiva.akn import Act, normalize_article_key, parse_act
+from it_eli.sources.normattiva.lifecycle import ProvisionEvent
+from it_eli.law.provision_status import ProvisionStatus, hit_status
 from .query import HitWindow, ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
@@ -216,7 +216,7 @@ def now_iso() -> str:
 
 
 def _citation(src: dict, article: str | None = None) -> str:
-    from .law import codes, urn as urnmod
+    from it_eli.law import codes, urn as urnmod
 
     act_type, number, date, year = src.get("act_type"), src.get("act_number"), src.get("act_date"), src.get("act_year")
     code = codes.lookup_act(act_type, year, number) if (act_type and year and number) else None
@@ -235,7 +235,7 @@ def _citation(src: dict, article: str | None = None) -> str:
 
 def _article_citation(key: str) -> str:
     """How a key is cited: 'art. 2043', 'disp. trans. XVIII', 'art. 12 allegato II.12', 'art. 1' (dec-1)."""
-    from .law.grammar import int_to_roman as _int_to_roman
+    from it_eli.law.grammar import int_to_roman as _int_to_roman
 
     m = re.fullmatch(r"disp-trans-(\d+)", key)
     if m:
@@ -475,7 +475,7 @@ class StatuteStore:
 
     def choose_version(self, urn: str, at_date: str | None) -> ActVersion | None:
         """The cached version in force on `at_date` (None: today), see `version_on`."""
-        from .runtime.clock import today_iso
+        from it_eli.runtime.clock import today_iso
 
         return version_on(self.versions(urn), at_date or today_iso())
 
@@ -719,7 +719,7 @@ class StatuteStore:
     ) -> StatuteSearchResult:
         """Ranked articles of `window` (validated here); each article once, in the text in force
         today (or on `at_date`). The adapters say where the next window starts (`next_offset`)."""
-        from .runtime.clock import today_iso
+        from it_eli.runtime.clock import today_iso
 
         window = window.validate(hint=" (pass next_offset back)")
         index, searcher = self._searcher()
