@@ -54,7 +54,7 @@ def answers(settings, queries: list[str]) -> list:
 async def first_use(archive: Path, sha256: str, home: Path) -> tuple[float, int, dict]:
     from aiohttp import web
 
-    from it_eli.app import App
+    from it_eli.services.app import App
     from it_eli.tools import load_all
     from it_eli.tools.registry import call
 

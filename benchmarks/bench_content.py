@@ -24,8 +24,8 @@ from it_eli.runtime.config import load_settings  # noqa: E402
 
 
 async def _run(settings, cases) -> list[tuple[str, bool, str, str, str]]:
-    from it_eli.app import App
-    from it_eli.verify import verify_text
+    from it_eli.services.app import App
+    from it_eli.services.verification import verify_text
 
     app = App(settings)
     out = []

@@ -110,7 +110,7 @@ async def _latencies(app, calls: list[tuple[str, dict]], rounds: int) -> list[fl
 
 
 def measure_tools(home: Path, n_calls: int, seed: int) -> dict:
-    from it_eli.app import App
+    from it_eli.services.app import App
 
     async def run():
         app = App(_settings(home))

@@ -30,7 +30,7 @@ def _setup_logging(level: str) -> None:
 
 
 def _cmd_serve(args, settings) -> int:
-    from .app import App
+    from .services.app import App
     from .server import serve
 
     serve(args.transport, args.host, args.port, app=App(settings))
@@ -38,8 +38,8 @@ def _cmd_serve(args, settings) -> int:
 
 
 def _cmd_index_build(args, settings) -> int:
-    from .app import App
-    from .build import build_from_sources
+    from .services.app import App
+    from .services.index_build import build_from_sources
     from .runtime.progress import TerminalProgress, reporting
 
     bar = TerminalProgress()  # downloads and indexing, on a terminal only
@@ -97,7 +97,7 @@ def _cmd_index_export(args, settings) -> int:
 
 
 def _cmd_index_import(args, settings) -> int:
-    from .app import App
+    from .services.app import App
     from .search.index_archive import import_from
 
     async def run():
@@ -114,7 +114,7 @@ def _cmd_index_import(args, settings) -> int:
 
 
 def _cmd_tool(args, settings) -> int:
-    from .app import App
+    from .services.app import App
     from .tools import load_all
     from .tools.registry import TOOLS, call
 

@@ -18,7 +18,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from . import __version__
-from .app import App
+from .services.app import App
 from .runtime.progress import McpProgress, reporting
 from .tools import load_all
 from .tools.registry import TOOLS, ToolError, call_encoded, input_schema, output_schema

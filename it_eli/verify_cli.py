@@ -42,7 +42,7 @@ _HEADLINE = {
 
 
 def _read(path: str) -> str:
-    from .verify import MAX_INPUT_CHARS
+    from .services.verification import MAX_INPUT_CHARS
 
     if path == "-":
         data = sys.stdin.buffer.read(MAX_INPUT_CHARS * 4 + 1)
@@ -84,8 +84,8 @@ def render_text(result) -> str:
 
 def run_verify(args, settings) -> int:
     """Called by `it-eli verify`; prints the result and returns the exit code."""
-    from .app import App
-    from .verify import verify_text
+    from .services.app import App
+    from .services.verification import verify_text
 
     try:
         text = _read(args.file)

@@ -3,7 +3,7 @@ index: what a later import or build adds shows in the very next answer of a runn
 
 from __future__ import annotations
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.runtime.config import load_settings
 
 AKN = "normattiva-akn"

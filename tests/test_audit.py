@@ -8,7 +8,7 @@ import json
 import logging
 import threading
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.runtime.audit import AuditLog, input_hash, install_key
 from it_eli.tools.registry import call
 

@@ -21,7 +21,7 @@ import msgspec
 import pytest
 from aiohttp.test_utils import TestServer
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.budget import ENVELOPE_CHARS, fit_end, json_cost
 from it_eli.runtime.config import load_settings
 from it_eli.tools import load_all

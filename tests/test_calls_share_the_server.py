@@ -14,7 +14,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.runtime.errors import InvalidArg
 from it_eli.search.statutes import import_files
 from it_eli.tools.registry import TOOLS, call, decode_args

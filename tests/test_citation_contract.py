@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.law import codes
 from it_eli.law.scanner import extract_citations
 from it_eli.tools.registry import call
-from it_eli.verify import verify_text
+from it_eli.services.verification import verify_text
 
 PARAGRAPH = (
     "Il dipendente ha violato l'art. 7 del d.P.R. 62/2013 e l'art. 53, comma 16-ter, del d.lgs. 30 marzo 2001, "

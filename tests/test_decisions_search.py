@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.runtime.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
 from it_eli.search.query import HitWindow

@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.runtime.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 from it_eli.sources.http import MAX_RETRY_AFTER, HttpClient, download_to_file
 from it_eli.sources.normattiva import api

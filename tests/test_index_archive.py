@@ -21,7 +21,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from it_eli import cli
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg
 from it_eli.search.index_archive import export_index, import_archive

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.search.decisions import DecisionIndex, build_index, index_root
 from it_eli.search.housekeeping import clean_at_start
 from it_eli.search.indexdir import IndexDir

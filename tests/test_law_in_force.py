@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.runtime.config import load_settings
 from it_eli.sources.normattiva.akn import parse_act
 from it_eli.sources.normattiva.lifecycle import act_lifecycle, article_events
 from it_eli.law.provision_status import article_status, comma_status, status_notes
 from it_eli.search.query import HitWindow
-from it_eli.verify import verify_text
+from it_eli.services.verification import verify_text
 from tests.content_cases import HELD_OUT
 
 AKN = "normattiva-akn"

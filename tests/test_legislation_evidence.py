@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.runtime.config import load_settings
 from it_eli.runtime import clock
 from it_eli.sources.normattiva.akn import parse_act

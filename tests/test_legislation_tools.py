@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.sources.normattiva.akn import parse_act
 from it_eli.tools.registry import call
 from tests.normattiva_server import API_PREFIX, NormattivaServer

@@ -14,7 +14,7 @@ import json
 import pytest
 from aiohttp.test_utils import TestServer
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.budget import ENVELOPE_CHARS
 from it_eli.services import caselaw_live
 from it_eli.tools.registry import call

@@ -16,7 +16,7 @@ from mcp_types import INVALID_PARAMS
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.search.decisions import build_index
 from it_eli.tools.registry import call
 

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.runtime.config import load_settings
 from it_eli.runtime.errors import IndexSchemaMismatch
 from it_eli.law.urn import parse_urn

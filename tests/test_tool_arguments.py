@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.tools import load_all
 from it_eli.tools.registry import TOOLS, call, input_schema
 

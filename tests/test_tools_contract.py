@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mcp import Client
 
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.server import build_server
 
 SNAPSHOT = Path(__file__).resolve().parent / "tools_list.json"

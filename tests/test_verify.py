@@ -12,9 +12,9 @@ import pytest
 
 from tests.citation_match import key_of, match
 from tests.offline_home import offline_env, prepare_home
-from it_eli.app import App
+from it_eli.services.app import App
 from it_eli.runtime.config import load_settings
-from it_eli.verify import (
+from it_eli.services.verification import (
     GAP_KINDS,
     MAX_INPUT_CHARS,
     InputTooLarge,

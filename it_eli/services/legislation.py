@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import msgspec
 
-from ..currency import later_amending_acts
+from .currency import later_amending_acts
 from it_eli.runtime.errors import (
     InvalidArg,
     ItEliError,

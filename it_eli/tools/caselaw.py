@@ -103,7 +103,7 @@ async def ensure_decisions(app) -> None:
             except ItEliError as exc:
                 prebuilt_failure = f"the pre-built index at {url} was not used ({exc.code}: {exc.message}); "
                 log.warning("%sbuilding from the open data instead", prebuilt_failure)
-        from ..build import build_from_sources
+        from it_eli.services.index_build import build_from_sources
         from it_eli.runtime.progress import report as report_progress
 
         # minutes of work inside one call: say so at once (clients with a progress token see it)

@@ -1,6 +1,6 @@
 """Verification tools: it_verify_citations (the gate) and it_coverage (what the gate can see).
 
-The logic is in it_eli.verify; this module declares the MCP contract and pages the report within
+The logic is in it_eli.services.verification; this module declares the MCP contract and pages the report within
 the answer budget (the domain returns every citation; paging is how MCP asks). it_coverage exists
 because a verification result is only as good as the corpus behind it: a client must be able
 to ask what is covered, since when, and where to look for the rest.
@@ -21,7 +21,7 @@ from msgspec import Meta
 from ..budget import ENVELOPE_CHARS
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
 from it_eli.search.statutes import DATASET_NOTE, StatuteStore
-from ..verify import (
+from it_eli.services.verification import (
     CEDU_FALLBACK,
     COURT_FALLBACKS,
     EU_FALLBACK,

@@ -23,19 +23,19 @@ from typing import Literal
 import msgspec
 from cachetools import TTLCache
 
-from .runtime import progress
-from .search.analysis import Analyzer
+from it_eli.runtime import progress
+from it_eli.search.analysis import Analyzer
 from .content_meaning import antonym_clash
-from .law.scanner import COURT_NAMES, Citation, Partitions, extract_citations, partitions_of
-from .runtime.errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
-from .law import codes as codesmod
-from .law import urn as urnmod
-from .law.grammar import LATIN, article_range_hint, canon_key, nearest_articles
-from .sources.normattiva.lifecycle import describe as describe_event
-from .law.provision_status import comma_status, item_status, whole_status
-from .search.query import HitWindow
-from .search.statutes import ORIGINAL, ActVersion, StatuteStore
-from .runtime.workers import PROCESS_MIN_CHARS, in_process, in_thread
+from it_eli.law.scanner import COURT_NAMES, Citation, Partitions, extract_citations, partitions_of
+from it_eli.runtime.errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
+from it_eli.law import codes as codesmod
+from it_eli.law import urn as urnmod
+from it_eli.law.grammar import LATIN, article_range_hint, canon_key, nearest_articles
+from it_eli.sources.normattiva.lifecycle import describe as describe_event
+from it_eli.law.provision_status import comma_status, item_status, whole_status
+from it_eli.search.query import HitWindow
+from it_eli.search.statutes import ORIGINAL, ActVersion, StatuteStore
+from it_eli.runtime.workers import PROCESS_MIN_CHARS, in_process, in_thread
 
 MAX_INPUT_CHARS = 1_000_000
 MAX_LIVE_LOOKUPS = 40  # per call: a pasted brief must not turn into hundreds of upstream requests
@@ -953,7 +953,7 @@ class Verifier:
         does not', or a complete export Normattiva has just sent (for at_date) that lacks the key.
         Anything else — an upstream down, a stale cached copy served in its place, the API's
         ambiguous 'act not found' with the portal unreachable — is upstream_unavailable."""
-        from .services.legislation import UNREACHABLE, Target, act_version, api_not_found_is_final, served_article
+        from .legislation import UNREACHABLE, Target, act_version, api_not_found_is_final, served_article
 
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return _Outcome(status="upstream_unavailable", urn=r.urn,
@@ -1099,8 +1099,8 @@ class Verifier:
         return out
 
     async def check_cassazione(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
-        from .services.caselaw_live import it_cassazione_search
-        from .services.legislation import UNREACHABLE
+        from .caselaw_live import it_cassazione_search
+        from .legislation import UNREACHABLE
 
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="a Cassazione citation needs number and year")
@@ -1125,8 +1125,8 @@ class Verifier:
                         "years and not every decision, so this is not proof that it does not exist")
 
     async def check_ga(self, c: Citation, year: int | None, number: str | None, ecli: str | None = None) -> _Outcome:
-        from .services.caselaw_live import it_ga_search
-        from .services.legislation import UNREACHABLE
+        from .caselaw_live import it_ga_search
+        from .legislation import UNREACHABLE
 
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="an administrative decision needs number and year")
@@ -1284,7 +1284,7 @@ def check_input(text: object) -> str:
 
 async def verify_text(app, text: str, *, at_date: str | None = None, offline: bool = False) -> VerifyResult:
     """Verify every citation in `text` (see the module docstring for the rules)."""
-    from .services.legislation import check_date
+    from .legislation import check_date
 
     text = check_input(text)
     at = check_date(at_date)

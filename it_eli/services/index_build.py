@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .search.decisions import BuildReport, build_index, update_index
-from .runtime.errors import InvalidArg, ItEliError, UpstreamUnavailable
-from .sources.http import download_to_file
+from it_eli.search.decisions import BuildReport, build_index, update_index
+from it_eli.runtime.errors import InvalidArg, ItEliError, UpstreamUnavailable
+from it_eli.sources.http import download_to_file
 
 log = logging.getLogger(__name__)
 

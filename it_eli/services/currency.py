@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .search.query import HitWindow
-from .search.statutes import StatuteStore, StoredArticle, _citation
+from it_eli.search.query import HitWindow
+from it_eli.search.statutes import StatuteStore, StoredArticle, _citation
 
 __all__ = ["later_amending_acts"]
 
@@ -31,7 +31,7 @@ def later_amending_acts(store: StatuteStore, a: StoredArticle, *, limit: int = 3
     names this act next to a verb of amendment ("sono apportate le seguenti modificazioni")."""
     if not a.act_date or not a.act_number or not a.in_force_date:
         return []
-    from .runtime.clock import today_iso
+    from it_eli.runtime.clock import today_iso
 
     # the answer depends only on the store's content (and, through the search's in-force filter,
     # on the day): computed once per index generation, not on every it_get_text of the article

@@ -10,9 +10,9 @@ import asyncio
 import logging
 from typing import Any
 
-from .runtime.audit import AuditLog
-from .runtime.config import Settings, load_settings
-from .sources.http import HttpClient
+from it_eli.runtime.audit import AuditLog
+from it_eli.runtime.config import Settings, load_settings
+from it_eli.sources.http import HttpClient
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class App:
     @property
     def decisions(self):
         if self._decisions is None:
-            from .search.decisions import DecisionIndex
+            from it_eli.search.decisions import DecisionIndex
 
             self._decisions = DecisionIndex(self.settings)
         return self._decisions
@@ -45,7 +45,7 @@ class App:
     @property
     def statutes(self):
         if self._statutes is None:
-            from .search.statutes import StatuteStore
+            from it_eli.search.statutes import StatuteStore
 
             self._statutes = StatuteStore(self.settings)
         return self._statutes
