@@ -55,8 +55,8 @@ async def first_use(archive: Path, sha256: str, home: Path) -> tuple[float, int,
     from aiohttp import web
 
     from it_eli.services.app import App
-    from it_eli.tools import load_all
-    from it_eli.tools.registry import call
+    from it_eli.mcp.tools import load_all
+    from it_eli.mcp.tools.registry import call
 
     async def serve(request):
         return web.FileResponse(archive)

@@ -96,7 +96,7 @@ TEXT_CALLS = [
 
 
 async def _latencies(app, calls: list[tuple[str, dict]], rounds: int) -> list[float]:
-    from it_eli.tools.registry import call
+    from it_eli.mcp.tools.registry import call
 
     out = []
     for _ in range(rounds):
@@ -135,7 +135,7 @@ def measure_tools(home: Path, n_calls: int, seed: int) -> dict:
             await app.close()
 
     async def _keys(app, ref):
-        from it_eli.tools.registry import call
+        from it_eli.mcp.tools.registry import call
 
         _, p = await call(app, "it_get_act", {"reference": ref})
         return p["article_keys"]

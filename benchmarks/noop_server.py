@@ -28,7 +28,7 @@ async def serve(port: int) -> None:
     import uvicorn
 
     from it_eli.runtime.config import load_settings
-    from it_eli.netserve import streamable_app, uvicorn_config
+    from it_eli.mcp.netserve import streamable_app, uvicorn_config
 
     settings = load_settings()
     app = streamable_app(build(), settings, "127.0.0.1", port)

@@ -31,7 +31,7 @@ def _setup_logging(level: str) -> None:
 
 def _cmd_serve(args, settings) -> int:
     from .services.app import App
-    from .server import serve
+    from .mcp.server import serve
 
     serve(args.transport, args.host, args.port, app=App(settings))
     return 0
@@ -115,8 +115,8 @@ def _cmd_index_import(args, settings) -> int:
 
 def _cmd_tool(args, settings) -> int:
     from .services.app import App
-    from .tools import load_all
-    from .tools.registry import TOOLS, call
+    from .mcp.tools import load_all
+    from .mcp.tools.registry import TOOLS, call
 
     load_all()
     if args.name == "list":

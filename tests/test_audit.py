@@ -10,7 +10,7 @@ import threading
 
 from it_eli.services.app import App
 from it_eli.runtime.audit import AuditLog, input_hash, install_key
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 
 SECRET = "zxqsegretissimo perquisizione"
 

@@ -1,6 +1,6 @@
 """Every registered tool's answer fits the size budget, or is a typed error saying what is valid.
 
-The budget (it_eli/budget.py, README "Reliability"): `len(json.dumps(payload, ensure_ascii=False))`
+The budget (it_eli/mcp/budget.py, README "Reliability"): `len(json.dumps(payload, ensure_ascii=False))`
 — the text the MCP server sends — is at most IT_ELI_MAX_ANSWER_CHARS + ENVELOPE_CHARS. Long texts
 come in pages with `next_offset`; oversized limits are refused with `invalid_arg` naming the range.
 
@@ -22,10 +22,10 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from it_eli.services.app import App
-from it_eli.budget import ENVELOPE_CHARS, fit_end, json_cost
+from it_eli.mcp.budget import ENVELOPE_CHARS, fit_end, json_cost
 from it_eli.runtime.config import load_settings
-from it_eli.tools import load_all
-from it_eli.tools.registry import TOOLS, call
+from it_eli.mcp.tools import load_all
+from it_eli.mcp.tools.registry import TOOLS, call
 from tests.conftest import testdata_dir as _testdata_dir
 from tests.normattiva_server import NormattivaServer
 

@@ -17,8 +17,8 @@ from aiohttp.test_utils import TestServer
 from it_eli.services.app import App
 from it_eli.runtime.errors import InvalidArg
 from it_eli.search.statutes import import_files
-from it_eli.tools.registry import TOOLS, call, decode_args
-from it_eli.tools.verify import verify_answer
+from it_eli.mcp.tools.registry import TOOLS, call, decode_args
+from it_eli.mcp.tools.verify import verify_answer
 from it_eli.runtime.workers import Busy, ClientGate
 
 SELECT = "/sncass/isapi/hc.dll/sn.solr/sn-collection/select"
@@ -147,7 +147,7 @@ async def test_busy_is_a_typed_answer_through_the_registry(make_settings, hangin
 
 
 def test_hundreds_of_thousands_of_unknown_argument_names_are_refused_in_one_short_message():
-    from it_eli.tools import load_all
+    from it_eli.mcp.tools import load_all
 
     load_all()
     spec = TOOLS["it_resolve"]

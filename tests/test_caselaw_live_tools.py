@@ -21,10 +21,10 @@ from it_eli.runtime.config import load_settings
 from it_eli.runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
 from it_eli.sources.http import HttpClient
 from it_eli.sources import sentenzeweb
-from it_eli.budget import json_cost
+from it_eli.mcp.budget import json_cost
 from it_eli.services import caselaw_live as tools
-from it_eli.tools import live as live_tools
-from it_eli.tools import paging
+from it_eli.mcp.tools import live as live_tools
+from it_eli.mcp.tools import paging
 from tests import sentenzeweb_frontend as frontend
 
 SELECT = "/sncass/isapi/hc.dll/sn.solr/sn-collection/select"

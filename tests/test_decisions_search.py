@@ -10,7 +10,7 @@ from it_eli.services.app import App
 from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.runtime.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
 from it_eli.search.query import HitWindow
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 
 FIFTY = HitWindow(size=50)  # every sample decision that matches
 

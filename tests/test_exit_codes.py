@@ -128,8 +128,8 @@ def test_a_busy_port_announces_no_server(run):
 
 
 def test_tool_list_cuts_descriptions_at_a_word(run):
-    from it_eli.tools import load_all
-    from it_eli.tools.registry import TOOLS
+    from it_eli.mcp.tools import load_all
+    from it_eli.mcp.tools.registry import TOOLS
 
     load_all()
     lines = run("tool", "list").stdout.splitlines()

@@ -434,7 +434,7 @@ async def evil():
 async def test_ga_get_decision_refuses_every_foreign_url_without_a_request(evil, make_settings):
     """Through the registered tool, as a client calls it: all refused, the other host untouched."""
     from it_eli.services.app import App
-    from it_eli.tools.registry import call
+    from it_eli.mcp.tools.registry import call
 
     srv, hits = evil
     port = srv.port

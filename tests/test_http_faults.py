@@ -25,7 +25,7 @@ from it_eli.sources.normattiva import api
 from it_eli.sources.normattiva.akn import parse_act
 from it_eli.law.urn import parse_urn
 from it_eli.services import caselaw_live
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 from tests.normattiva_server import API_PREFIX, NormattivaServer
 
 # Slack on every elapsed-time bound: loaded CI machines are slow, a hang is unbounded.

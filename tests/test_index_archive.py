@@ -26,8 +26,8 @@ from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg
 from it_eli.search.index_archive import export_index, import_archive
 from it_eli.search.statutes import StatuteStore, import_files
-from it_eli.tools import load_all
-from it_eli.tools.registry import call
+from it_eli.mcp.tools import load_all
+from it_eli.mcp.tools.registry import call
 
 SAMPLE = "cortecost/P_json2001_oggi.RECONSTRUCTED.zip"
 QUERIES = [

@@ -17,7 +17,7 @@ from it_eli.services.app import App
 from it_eli.search.decisions import DecisionIndex, build_index, index_root
 from it_eli.search.housekeeping import clean_at_start
 from it_eli.search.indexdir import IndexDir
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 
 REPO = Path(__file__).resolve().parent.parent
 

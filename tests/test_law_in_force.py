@@ -43,7 +43,7 @@ async def app(home):
 
 
 async def _text(app, **args):
-    from it_eli.tools.legislation import it_get_text
+    from it_eli.mcp.tools.legislation import it_get_text
 
     return await it_get_text(app, **args)
 
@@ -191,7 +191,7 @@ async def test_version_amended_by_a_later_local_act_is_not_called_current(app):
 
 
 def test_stale_note_never_says_in_force_today():
-    from it_eli.tools.legislation import _version_note
+    from it_eli.mcp.tools.legislation import _version_note
 
     note = _version_note("2023-05-30", None, True)
     assert note.startswith("newest version held locally, dated 2023-05-30; not confirmed current")

@@ -1,6 +1,6 @@
 """The layers, read from the imports: adapters -> services -> index/sources -> law core.
 
-The MCP tools (it_eli/tools/), the MCP server and the CLIs are the adapters: only they may import
+The MCP tools (it_eli/mcp/tools/), the MCP server and the CLIs are the adapters: only they may import
 one another, and only they cut answers to an answer budget and page them. A domain module that
 imports an adapter, or a public domain function that takes `max_chars`/`offset`, puts MCP paging
 back into the domain (verification once asked the MCP layer for a 50-million-character page).
@@ -13,7 +13,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "it_eli"
 
-ADAPTER_MODULES = ("it_eli.tools", "it_eli.server", "it_eli.cli", "it_eli.verify_cli", "it_eli.__main__")
+ADAPTER_MODULES = ("it_eli.mcp.tools", "it_eli.mcp.server", "it_eli.cli", "it_eli.verify_cli", "it_eli.__main__")
 PAGING_PARAMETERS = frozenset({"max_chars", "offset", "next_offset"})
 
 
@@ -61,14 +61,14 @@ def _public_functions(module: str, tree: ast.Module):
 
 
 def test_the_import_reader_sees_relative_and_lazy_imports():
-    tree = ast.parse("def f():\n    from ..tools.legislation import x\nfrom .registry import tool\n")
+    tree = ast.parse("def f():\n    from ..mcp.tools.legislation import x\nfrom .registry import tool\n")
     seen = _imported("it_eli.services.legislation", tree, is_package=False)
-    assert "it_eli.tools.legislation" in seen and "it_eli.services.registry" in seen
+    assert "it_eli.mcp.tools.legislation" in seen and "it_eli.services.registry" in seen
 
 
 def test_only_the_adapters_import_the_adapters():
     modules = _modules()
-    assert "it_eli.services.legislation" in modules and "it_eli.tools.legislation" in modules
+    assert "it_eli.services.legislation" in modules and "it_eli.mcp.tools.legislation" in modules
     offenders = []
     for name, tree in modules.items():
         if _is_adapter(name):

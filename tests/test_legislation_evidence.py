@@ -23,7 +23,7 @@ from it_eli.runtime.config import load_settings
 from it_eli.runtime import clock
 from it_eli.sources.normattiva.akn import parse_act
 from it_eli.search.statutes import import_files
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 from tests.normattiva_server import NormattivaServer
 
 from .conftest import testdata_dir as _testdata_dir

@@ -13,7 +13,7 @@ import pytest
 
 from it_eli.services.app import App
 from it_eli.sources.normattiva.akn import parse_act
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 from tests.normattiva_server import API_PREFIX, NormattivaServer
 
 L241 = "urn:nir:stato:legge:1990-08-07;241"

@@ -15,9 +15,9 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from it_eli.services.app import App
-from it_eli.budget import ENVELOPE_CHARS
+from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.services import caselaw_live
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 from tests.test_caselaw_live_tools import Upstream
 
 NS = "_decisioni_pareri_web_DecisioniPareriWebPortlet_INSTANCE_XKc17mrB8J10_"

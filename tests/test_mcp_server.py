@@ -18,7 +18,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from it_eli.services.app import App
 from it_eli.search.decisions import build_index
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 
 CASE_TOOLS = {"it_case_search", "it_case_get_decision", "it_case_recent", "it_case_stats"}
 

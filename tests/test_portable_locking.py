@@ -26,7 +26,7 @@ def test_the_package_imports_where_fcntl_does_not_exist():
         import mcp.server.stdio
         sys.modules.pop("fcntl", None)
         sys.modules["fcntl"] = None   # `import fcntl` now raises ImportError
-        import it_eli.server, it_eli.search.statutes, it_eli.search.decisions, it_eli.runtime.audit, it_eli.search.indexdir
+        import it_eli.mcp.server, it_eli.search.statutes, it_eli.search.decisions, it_eli.runtime.audit, it_eli.search.indexdir
         mods = sorted(m for m, v in sys.modules.items() if v is not None and m.startswith("it_eli"))
         from it_eli.search.indexdir import IndexDir
         from it_eli.runtime.audit import AuditLog

@@ -18,7 +18,7 @@ from it_eli.law.urn import parse_urn
 from it_eli.search.query import HitWindow
 from it_eli.search.schema import META_FILE
 from it_eli.search.statutes import StatuteStore, import_files
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 
 from .conftest import REPO_ROOT
 

@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from it_eli.services.app import App
-from it_eli.tools import load_all
-from it_eli.tools.registry import TOOLS, call, input_schema
+from it_eli.mcp.tools import load_all
+from it_eli.mcp.tools.registry import TOOLS, call, input_schema
 
 load_all()
 
@@ -89,8 +89,8 @@ def test_a_schema_validating_client_may_send_an_identifier_as_a_number():
     `article: 24`, which the server takes as "24"."""
     import jsonschema
 
-    from it_eli.tools import load_all
-    from it_eli.tools.registry import TOOLS, input_schema
+    from it_eli.mcp.tools import load_all
+    from it_eli.mcp.tools.registry import TOOLS, input_schema
 
     load_all()
     for tool, args in (("it_get_text", {"reference": "costituzione", "article": 24}),

@@ -16,7 +16,7 @@ from pathlib import Path
 from mcp import Client
 
 from it_eli.services.app import App
-from it_eli.server import build_server
+from it_eli.mcp.server import build_server
 
 SNAPSHOT = Path(__file__).resolve().parent / "tools_list.json"
 
@@ -45,8 +45,8 @@ async def test_tools_list_matches_the_snapshot(make_settings):
 
 
 def test_the_snapshot_is_the_whole_registry():
-    from it_eli.tools import load_all
-    from it_eli.tools.registry import TOOLS
+    from it_eli.mcp.tools import load_all
+    from it_eli.mcp.tools.registry import TOOLS
 
     load_all()
     kept = json.loads(SNAPSHOT.read_text(encoding="utf-8"))

@@ -409,7 +409,7 @@ async def test_online_path_against_local_normattiva(tmp_path, testdata):
 
 
 async def test_tool_result_is_error_on_hallucination(app):
-    from it_eli.tools.registry import call
+    from it_eli.mcp.tools.registry import call
 
     is_error, out = await call(app, "it_verify_citations", {"text": "Vedi l'art. 140 Cost.", "offline": True})
     assert is_error and out["status"] == "HALLUCINATION_DETECTED" and out["citations"][0]["status"] == "not_found"
@@ -420,7 +420,7 @@ async def test_tool_result_is_error_on_hallucination(app):
 
 
 async def test_coverage_tool(app):
-    from it_eli.tools.registry import call
+    from it_eli.mcp.tools.registry import call
 
     is_error, out = await call(app, "it_coverage", {})
     assert not is_error

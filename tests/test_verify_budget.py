@@ -21,9 +21,9 @@ import pytest
 
 from tests.offline_home import offline_env, prepare_home
 from it_eli.services.app import App
-from it_eli.budget import ENVELOPE_CHARS
+from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.runtime.config import load_settings
-from it_eli.tools.registry import call
+from it_eli.mcp.tools.registry import call
 from it_eli.services.verification import GAP_KINDS, REPORT_ORDER, Verifier
 
 BUDGETS = [2000, 5000, 60_000]

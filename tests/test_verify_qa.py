@@ -162,7 +162,7 @@ async def test_review_and_nothing_checked_never_read_as_a_pass(qa_home):
         mixed = await verify_text(a, "Si applicano l'art. 3 Cost. e l'art. 575 c.p. (furto).", offline=True)
         assert mixed.status == "NEEDS_REVIEW"
         # through the MCP tool (same code path as the server): Cassazione only, SentenzeWeb down
-        from it_eli.tools.registry import call
+        from it_eli.mcp.tools.registry import call
 
         is_error, out = await call(a, "it_verify_citations", {"text": "Cass. civ., sez. III, n. 1234/2020."})
         assert not is_error and out["status"] == "NOTHING_VERIFIED" and out["summary"]["checked"] == 0
@@ -218,7 +218,7 @@ def test_case_citations_are_extracted(text, court, number, year):
 async def test_case_citations_are_checked_or_typed_gaps(qa_home):
     """Offline: those it_eli can check say why they were not (offline), the others say they are
     outside what it covers, with the place to look; it_coverage lists the same courts."""
-    from it_eli.tools.registry import call
+    from it_eli.mcp.tools.registry import call
 
     a = _app(qa_home)
     try:

@@ -2,7 +2,7 @@
 
 Plain functions over the app's statute store and HTTP session that return domain Structs
 (`Target`, `ActVersion`, `ServedArticle`); nothing here knows MCP, answer budgets or paging —
-`it_eli.tools.legislation` adapts these answers for the MCP tools, and verification calls them
+`it_eli.mcp.tools.legislation` adapts these answers for the MCP tools, and verification calls them
 directly.
 
 Order of channels for a text: the local statute index when it holds a copy known to be the text

@@ -115,7 +115,7 @@ QUERY_VALID = (
     'unless joined by OR. Filters are arguments: chamber, section, decision_type, anno'
 )
 
-# Caps on fields copied from upstream answers, so no answer outgrows the budget (it_eli.budget).
+# Caps on fields copied from upstream answers, so no answer outgrows the budget (it_eli.mcp.budget).
 MAX_SNIPPET_CHARS = 600
 MAX_MATERIA = 5
 MAX_FIELD_CHARS = 160

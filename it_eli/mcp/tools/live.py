@@ -1,7 +1,7 @@
 """Registration of the live case-law tools (Cassazione, Giustizia Amministrativa) with the registry.
 
 The service hands over whole decisions; this adapter owns their answers: it pages the text to
-`max_chars` and the answer budget (`offset`/`next_offset`, with it_eli.tools.paging).
+`max_chars` and the answer budget (`offset`/`next_offset`, with it_eli.mcp.tools.paging).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import msgspec
 from msgspec import Meta
 
 from it_eli.sources import ga, sentenzeweb
-from ..budget import fit_end, json_cost
+from it_eli.mcp.budget import fit_end, json_cost
 from it_eli.runtime.errors import InvalidArg
 from it_eli.sources.ga import GaMetadata, GaSection, GaText
 from it_eli.sources.sentenzeweb import CassazioneIdentity, CassazioneText, TextStatus
-from ..services import caselaw_live as live
+from it_eli.services import caselaw_live as live
 from . import paging
 from .registry import tool
 

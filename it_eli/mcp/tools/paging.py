@@ -1,7 +1,7 @@
 """Paging shared by the MCP tools: the adapters own the answer budget.
 
 The domain hands over whole texts and windows of hits; the tools check the caller's `max_chars`
-and `offset` here, cut a page whose JSON encoding fits the answer budget (it_eli.budget) and say
+and `offset` here, cut a page whose JSON encoding fits the answer budget (it_eli.mcp.budget) and say
 where the next page starts (`next_offset`), so no domain function takes a page size or a
 position in an answer.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ..budget import fit_end
+from it_eli.mcp.budget import fit_end
 from it_eli.runtime.config import Settings
 from it_eli.runtime.errors import InvalidArg, checked_int
 from it_eli.search.query import HitWindow
@@ -20,7 +20,7 @@ MAX_OFFSET = 50_000_000  # past any decision's length: a larger offset is a call
 
 
 def answer_budget(settings: Settings) -> int:
-    """Characters one live answer's own content may take (it_eli.budget: the envelope is extra)."""
+    """Characters one live answer's own content may take (it_eli.mcp.budget: the envelope is extra)."""
     return max(1000, settings.max_answer_chars)
 
 
@@ -42,7 +42,7 @@ def next_hit_offset(window: HitWindow, total: int) -> int | None:
 
 def page_end(text: str, start: int, max_chars: int, max_cost: int) -> int:
     """Where the page of `text` from `start` ends: at most `max_chars` characters that cost at most
-    `max_cost` once JSON-encoded (quotes and newlines count double: it_eli.budget)."""
+    `max_cost` once JSON-encoded (quotes and newlines count double: it_eli.mcp.budget)."""
     n = len(text)
     return min(n, start + max_chars, fit_end(text, start, max_cost)) if start < n else n
 
@@ -58,7 +58,7 @@ def page(text: str, offset: int, max_chars: int, budget: int | None = None) -> t
 
 
 def encoded_size(value: object) -> int:
-    """Characters of `value` as the MCP server sends it (it_eli.budget's definition)."""
+    """Characters of `value` as the MCP server sends it (it_eli.mcp.budget's definition)."""
     return len(msgspec.json.encode(value).decode("utf-8"))
 
 

@@ -1,4 +1,4 @@
-"""Tool logic: plain async functions, registered in .registry, adapted by it_eli.server."""
+"""Tool logic: plain async functions, registered in .registry, adapted by it_eli.mcp.server."""
 
 import importlib
 import logging

@@ -170,7 +170,7 @@ async def it_case_get_decision(app, ecli=None, anno=None, numero=None, max_chars
 
 def decision_page(d: StoredDecision, offset: int, max_chars: int, budget: int) -> DecisionText:
     """The page of `d` from `offset` over its parts joined: at most `max_chars` characters, and
-    at most `budget` once JSON-encoded (it_eli.budget); each part's slice says where it starts."""
+    at most `budget` once JSON-encoded (it_eli.mcp.budget); each part's slice says where it starts."""
     total = d.total_chars
     if offset > total:
         raise InvalidArg(f"offset={offset} is past the end", valid=f"an offset from 0 to {total}")

@@ -16,11 +16,11 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from ..budget import json_cost
+from it_eli.mcp.budget import json_cost
 from it_eli.runtime.errors import InvalidArg, ItEliError, NotAvailable, NotFound
-from ..law import codes
-from ..law import urn as urnmod
-from ..law.scanner import Partitions
+from it_eli.law import codes
+from it_eli.law import urn as urnmod
+from it_eli.law.scanner import Partitions
 from it_eli.runtime import clock
 from it_eli.sources.normattiva.akn_fragment import article_xml
 from it_eli.sources.normattiva.lifecycle import ProvisionEvent, describe
@@ -32,8 +32,8 @@ from it_eli.law.provision_status import (
     whole_status,
 )
 from it_eli.search.query import HitWindow
-from ..services.references import CitedDecision, Kind, ReferenceIdentity, identify_reference
-from ..services.legislation import (
+from it_eli.services.references import CitedDecision, Kind, ReferenceIdentity, identify_reference
+from it_eli.services.legislation import (
     RETRY_HELP,
     UNREACHABLE,
     ServedArticle,

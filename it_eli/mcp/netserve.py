@@ -18,8 +18,8 @@ import logging
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .runtime.config import Settings
-from .runtime.errors import InvalidArg
+from it_eli.runtime.config import Settings
+from it_eli.runtime.errors import InvalidArg
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import msgspec
 from cachetools import TTLCache
 from msgspec import Meta
 
-from ..budget import ENVELOPE_CHARS
+from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
 from it_eli.search.statutes import DATASET_NOTE, StatuteStore
 from it_eli.services.verification import (
@@ -367,7 +367,7 @@ async def it_coverage(app, offset=0):
 
 
 def _json_len(obj) -> int:
-    """Characters of `obj` as the client receives it (see it_eli/budget.py)."""
+    """Characters of `obj` as the client receives it (see it_eli/mcp/budget.py)."""
     return len(json.dumps(msgspec.to_builtins(obj), ensure_ascii=False))
 
 

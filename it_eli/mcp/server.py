@@ -1,6 +1,6 @@
 """MCP adapter: exposes the registered tools over stdio or streamable HTTP.
 
-Nothing but the protocol goes to stdout; logs go to stderr. Tool logic lives in it_eli.tools
+Nothing but the protocol goes to stdout; logs go to stderr. Tool logic lives in it_eli.mcp.tools
 (plain async functions); this module only translates between MCP and the registry.
 """
 
@@ -17,9 +17,9 @@ from mcp.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
-from . import __version__
-from .services.app import App
-from .runtime.progress import McpProgress, reporting
+from it_eli import __version__
+from it_eli.services.app import App
+from it_eli.runtime.progress import McpProgress, reporting
 from .tools import load_all
 from .tools.registry import TOOLS, ToolError, call_encoded, input_schema, output_schema
 
@@ -159,7 +159,7 @@ async def _run_http(app: App, host: str, port: int) -> None:
 def _bind(host: str, port: int):
     import socket
 
-    from .runtime.errors import InvalidArg
+    from it_eli.runtime.errors import InvalidArg
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
@@ -176,7 +176,7 @@ def _bind(host: str, port: int):
 
 
 def serve(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, app: App | None = None) -> None:
-    from .search.housekeeping import clean_at_start
+    from it_eli.search.housekeeping import clean_at_start
 
     app = app or App()
     log.info("it_eli %s serving MCP over %s (home %s)", __version__, transport, app.settings.home)
