@@ -118,7 +118,7 @@ def test_an_index_of_an_older_schema_is_rebuilt_in_full_not_updated(tmp_path, bu
 
 
 def test_index_update_and_build_commands_add_only_what_is_new(tmp_path, built, monkeypatch, capsys):
-    from it_eli.cli import main
+    from it_eli.cli.main import main
 
     monkeypatch.setenv("IT_ELI_HOME", str(built.home))
     archive = court_archive(tmp_path, {2014: FIRST, 2017: [_decision(9, "la navigazione aerea", 2017)]}, name="cli.zip")

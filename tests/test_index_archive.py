@@ -20,7 +20,7 @@ import zstandard
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from it_eli import cli
+from it_eli.cli import main as cli
 from it_eli.services.app import App
 from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg

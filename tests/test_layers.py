@@ -13,7 +13,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "it_eli"
 
-ADAPTER_MODULES = ("it_eli.mcp.tools", "it_eli.mcp.server", "it_eli.cli", "it_eli.verify_cli", "it_eli.__main__")
+ADAPTER_MODULES = ("it_eli.mcp", "it_eli.cli", "it_eli.__main__")
 PAGING_PARAMETERS = frozenset({"max_chars", "offset", "next_offset"})
 
 

@@ -14,9 +14,9 @@ import sys
 import textwrap
 import time
 
-from . import __version__
-from .runtime import exitcodes
-from .runtime.errors import ItEliError
+from it_eli import __version__
+from it_eli.runtime import exitcodes
+from it_eli.runtime.errors import ItEliError
 
 log = logging.getLogger("it_eli")
 
@@ -30,17 +30,17 @@ def _setup_logging(level: str) -> None:
 
 
 def _cmd_serve(args, settings) -> int:
-    from .services.app import App
-    from .mcp.server import serve
+    from it_eli.services.app import App
+    from it_eli.mcp.server import serve
 
     serve(args.transport, args.host, args.port, app=App(settings))
     return 0
 
 
 def _cmd_index_build(args, settings) -> int:
-    from .services.app import App
-    from .services.index_build import build_from_sources
-    from .runtime.progress import TerminalProgress, reporting
+    from it_eli.services.app import App
+    from it_eli.services.index_build import build_from_sources
+    from it_eli.runtime.progress import TerminalProgress, reporting
 
     bar = TerminalProgress()  # downloads and indexing, on a terminal only
 
@@ -75,7 +75,7 @@ def _cmd_index_build(args, settings) -> int:
 
 
 def _cmd_index_status(args, settings) -> int:
-    from .search.decisions import DecisionIndex
+    from it_eli.search.decisions import DecisionIndex
 
     stats = DecisionIndex(settings).stats()
     import msgspec
@@ -87,7 +87,7 @@ def _cmd_index_status(args, settings) -> int:
 def _cmd_index_export(args, settings) -> int:
     from pathlib import Path
 
-    from .search.index_archive import export_index
+    from it_eli.search.index_archive import export_index
 
     r = export_index(settings, Path(args.file).expanduser(), with_statutes=args.with_statutes)
     parts = ", ".join(f"{ix.root} ({ix.count} docs)" for ix in r.indexes)
@@ -97,8 +97,8 @@ def _cmd_index_export(args, settings) -> int:
 
 
 def _cmd_index_import(args, settings) -> int:
-    from .services.app import App
-    from .search.index_archive import import_from
+    from it_eli.services.app import App
+    from it_eli.search.index_archive import import_from
 
     async def run():
         app = App(settings)
@@ -114,9 +114,9 @@ def _cmd_index_import(args, settings) -> int:
 
 
 def _cmd_tool(args, settings) -> int:
-    from .services.app import App
-    from .mcp.tools import load_all
-    from .mcp.tools.registry import TOOLS, call
+    from it_eli.services.app import App
+    from it_eli.mcp.tools import load_all
+    from it_eli.mcp.tools.registry import TOOLS, call
 
     load_all()
     if args.name == "list":
@@ -145,7 +145,7 @@ def _cmd_tool(args, settings) -> int:
 
 
 def _cmd_statutes_import(args, settings) -> int:
-    from .search.statutes import import_files
+    from it_eli.search.statutes import import_files
 
     report = import_files(settings, args.files)
     print(
@@ -158,7 +158,7 @@ def _cmd_statutes_import(args, settings) -> int:
 
 
 def _cmd_statutes_rebuild(args, settings) -> int:
-    from .search.statutes import StatuteStore
+    from it_eli.search.statutes import StatuteStore
 
     started = time.monotonic()
     n = StatuteStore(settings).rebuild()
@@ -167,7 +167,7 @@ def _cmd_statutes_rebuild(args, settings) -> int:
 
 
 def _cmd_verify(args, settings) -> int:
-    from .verify_cli import run_verify
+    from .verify import run_verify
 
     return run_verify(args, settings)
 
@@ -251,13 +251,13 @@ def stdout_to_devnull() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .runtime.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     try:
         settings = load_settings()
         _setup_logging(settings.log_level)
         if args.command in ("index", "statutes"):  # the server cleans at its own start
-            from .search.housekeeping import clean_at_start
+            from it_eli.search.housekeeping import clean_at_start
 
             clean_at_start(settings)
         return args.func(args, settings)

@@ -22,8 +22,8 @@ import sys
 
 import msgspec
 
-from .runtime import exitcodes
-from .runtime.errors import ItEliError
+from it_eli.runtime import exitcodes
+from it_eli.runtime.errors import ItEliError
 
 EXIT_OK, EXIT_HALLUCINATION, EXIT_USAGE, EXIT_UNCHECKED = (
     exitcodes.OK, exitcodes.HALLUCINATION, exitcodes.BAD_INPUT, exitcodes.NOT_A_PASS)
@@ -42,7 +42,7 @@ _HEADLINE = {
 
 
 def _read(path: str) -> str:
-    from .services.verification import MAX_INPUT_CHARS
+    from it_eli.services.verification import MAX_INPUT_CHARS
 
     if path == "-":
         data = sys.stdin.buffer.read(MAX_INPUT_CHARS * 4 + 1)
@@ -84,8 +84,8 @@ def render_text(result) -> str:
 
 def run_verify(args, settings) -> int:
     """Called by `it-eli verify`; prints the result and returns the exit code."""
-    from .services.app import App
-    from .services.verification import verify_text
+    from it_eli.services.app import App
+    from it_eli.services.verification import verify_text
 
     try:
         text = _read(args.file)
@@ -123,6 +123,6 @@ def _write(out: str) -> None:
         sys.stdout.write(out)
         sys.stdout.flush()
     except BrokenPipeError:
-        from .cli import stdout_to_devnull
+        from .main import stdout_to_devnull
 
         stdout_to_devnull()
