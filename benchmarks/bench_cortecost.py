@@ -273,7 +273,8 @@ def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], 
     def iteli_core(q: str, year: int | None) -> int:
         """Diagnostic: it_eli's ranked search with count and facets, without snippets."""
         from it_eli.search.decisions import FIELD_ALIASES
-        from it_eli.search.query import HitWindow, parse_query, ranked_search
+        from it_eli.search.query import HitWindow, ranked_search
+        from it_eli.law.query import parse_query
 
         idx, searcher, _ = index.searcher()
         filters = index._filters(idx, year, None, None, None, None)

@@ -76,7 +76,8 @@ def search_stages(home: Path, queries: list[tuple[str, int | None]], rounds: int
         snippet_probe,
     )
     from it_eli.runtime.errors import QueryError
-    from it_eli.search.query import HitWindow, QueryCompiler, parse_query, ranked_search
+    from it_eli.search.query import HitWindow, QueryCompiler, ranked_search
+    from it_eli.law.query import parse_query
 
     index = DecisionIndex(load_settings({"IT_ELI_HOME": str(home), "IT_ELI_AUTO_BUILD": "0",
                                          "IT_ELI_LOG_LEVEL": "WARNING"}))

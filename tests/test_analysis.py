@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from it_eli.search.analysis import _ACCENT, Analyzer, apostrophe_accent
-from it_eli.search.query import QueryCompiler, parse_query
+from it_eli.search.query import QueryCompiler
+from it_eli.law.query import parse_query
 from it_eli.search.schema import build_schema, load_index_def, register_analyzers
 
 L241 = "normattiva-akn/mcp-legal-it__legge_241_1990.xml"

@@ -291,7 +291,7 @@ def test_repeal_notice_tells_no_date_of_effect_and_none_is_invented(home):
 
 
 def test_a_repeal_has_no_effect_before_the_repealing_act_and_undecided_days_are_said():
-    from it_eli.sources.normattiva.lifecycle import ProvisionEvent
+    from it_eli.law.provision_status import ProvisionEvent
     from it_eli.law.provision_status import hit_status
 
     text = "((ARTICOLO ABROGATO DAL D.LGS. 2 LUGLIO 2010, N. 104))"

@@ -9,7 +9,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from it_eli.sources import sentenzeweb as sw
 from it_eli.runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged
-from it_eli.search.query import Node, Not, Term, parse_query
+from it_eli.law.query import Node, Not, Term, parse_query
 
 BASE = "https://www.italgiure.giustizia.it/sncass"
 

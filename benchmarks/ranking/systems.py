@@ -116,7 +116,8 @@ class ItEli(System):
 
     def search(self, query: str) -> list[str]:
         from it_eli.runtime.errors import ItEliError
-        from it_eli.search.query import HitWindow, QueryCompiler, parse_query, ranked_search
+        from it_eli.search.query import HitWindow, QueryCompiler, ranked_search
+        from it_eli.law.query import parse_query
 
         st = self._state
         index, searcher = st["index"], st["searcher"]

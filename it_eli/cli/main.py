@@ -9,12 +9,12 @@ import argparse
 import asyncio
 import json
 import logging
-import os
 import sys
 import textwrap
 import time
 
 from it_eli import __version__
+from it_eli.cli.streams import stdout_to_devnull
 from it_eli.runtime import exitcodes
 from it_eli.runtime.errors import ItEliError
 
@@ -30,17 +30,17 @@ def _setup_logging(level: str) -> None:
 
 
 def _cmd_serve(args, settings) -> int:
-    from it_eli.services.app import App
     from it_eli.mcp.server import serve
+    from it_eli.services.app import App
 
     serve(args.transport, args.host, args.port, app=App(settings))
     return 0
 
 
 def _cmd_index_build(args, settings) -> int:
+    from it_eli.runtime.progress import TerminalProgress, reporting
     from it_eli.services.app import App
     from it_eli.services.index_build import build_from_sources
-    from it_eli.runtime.progress import TerminalProgress, reporting
 
     bar = TerminalProgress()  # downloads and indexing, on a terminal only
 
@@ -98,7 +98,7 @@ def _cmd_index_export(args, settings) -> int:
 
 def _cmd_index_import(args, settings) -> int:
     from it_eli.services.app import App
-    from it_eli.search.index_archive import import_from
+    from it_eli.services.index_build import import_from
 
     async def run():
         app = App(settings)
@@ -114,9 +114,9 @@ def _cmd_index_import(args, settings) -> int:
 
 
 def _cmd_tool(args, settings) -> int:
-    from it_eli.services.app import App
     from it_eli.mcp.tools import load_all
     from it_eli.mcp.tools.registry import TOOLS, call
+    from it_eli.services.app import App
 
     load_all()
     if args.name == "list":
@@ -237,16 +237,6 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("arguments", nargs="?", default=None, help="JSON object of arguments")
     t.set_defaults(func=_cmd_tool)
     return p
-
-
-def stdout_to_devnull() -> None:
-    """After a BrokenPipeError on stdout: Python flushes stdout again at exit, so point it at
-    /dev/null, or that flush fails with a second traceback."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    finally:
-        os.close(devnull)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,6 +22,7 @@ import sys
 
 import msgspec
 
+from it_eli.cli.streams import stdout_to_devnull
 from it_eli.runtime import exitcodes
 from it_eli.runtime.errors import ItEliError
 
@@ -123,6 +124,4 @@ def _write(out: str) -> None:
         sys.stdout.write(out)
         sys.stdout.flush()
     except BrokenPipeError:
-        from .main import stdout_to_devnull
-
         stdout_to_devnull()

@@ -38,7 +38,8 @@ from it_eli.runtime.errors import (
     QueryError,
 )
 from .indexdir import IndexDir
-from .query import MAX_HITS, HitWindow, QueryCompiler, parse_query, prefix_forms, ranked_search
+from it_eli.search.query import MAX_HITS, HitWindow, QueryCompiler, prefix_forms, ranked_search
+from it_eli.law.query import parse_query
 from .schema import create_index, load_index_def, open_index, read_meta, write_meta
 
 log = logging.getLogger(__name__)
@@ -1096,7 +1097,7 @@ class PhraseProbe(msgspec.Struct, frozen=True):
 def phrase_probe(root, an: Analyzer) -> PhraseProbe | None:
     """The query's (positive) phrases, to show a phrase where it stands rather than in a part
     that only has its words apart."""
-    from .query import And, Or, Term
+    from it_eli.law.query import And, Or, Term
 
     patterns: list[str] = []
     phrases: list[list[tuple[int, frozenset[str]]]] = []
@@ -1128,7 +1129,7 @@ def phrase_probe(root, an: Analyzer) -> PhraseProbe | None:
 def snippet_parts(root) -> tuple[str, ...]:
     """The parts a snippet may come from: those its positive words were scoped to
     (`dispositivo:manifestamente` shows the dispositivo), every part when one word is unscoped."""
-    from .query import And, Or, Term
+    from it_eli.law.query import And, Or, Term
 
     scoped: set[str] = set()
     unscoped = False
@@ -1152,7 +1153,7 @@ def snippet_parts(root) -> tuple[str, ...]:
 
 
 def _probe_stems(root, an: Analyzer) -> set[str]:
-    from .query import And, Or, Term
+    from it_eli.law.query import And, Or, Term
 
     stems: set[str] = set()
 

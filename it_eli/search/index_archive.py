@@ -28,18 +28,22 @@ import tarfile
 import time
 import uuid
 from pathlib import Path, PurePosixPath
-from urllib.parse import urlsplit
 
 import msgspec
 import zstandard
 
 from it_eli import __version__
-from .analysis import analyzer_specs
 from it_eli.runtime.config import Settings, is_sha256
-from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg, ItEliError
+from it_eli.runtime.errors import (
+    ArchiveInvalid,
+    IndexSchemaMismatch,
+    InvalidArg,
+    ItEliError,
+)
+
+from .analysis import analyzer_specs
 from .indexdir import IndexDir
 from .schema import META_FILE, load_index_def, open_index, read_meta
-
 
 FORMAT = "it_eli-index-archive"
 FORMAT_VERSION = 1
@@ -636,35 +640,3 @@ def _publish(settings: Settings, manifest: Manifest, targets: dict[str, Path], o
         shutil.rmtree(targets[STATUTE_ACTS], ignore_errors=True)
         published.append(STATUTE_INDEX)
     return published
-
-
-# ---------------------------------------------------------------- files or URLs
-
-def is_url(value: str) -> bool:
-    return value.startswith(("http://", "https://"))
-
-
-async def import_from(app, file_or_url: str, *, sha256: str | None = None) -> ImportReport:
-    """Import a local archive, or download one through the HTTP layer (allow-listed) first."""
-    import asyncio
-
-    from it_eli.sources.http import check_url_allowed, download_to_file
-
-    expected = check_sha256_arg(sha256)
-    if not is_url(file_or_url):
-        return await asyncio.to_thread(import_archive, app.settings, Path(file_or_url).expanduser(), sha256=expected)
-    try:
-        check_url_allowed(file_or_url, app.http.allowed_hosts)
-    except InvalidArg as exc:
-        raise InvalidArg(
-            exc.message + " (not on the upstream allow-list)",
-            valid="set IT_ELI_CASELAW_INDEX_URL to the archive's URL (its host joins the allow-list), "
-                  "or download the archive and import the file",
-        ) from None
-    name = Path(urlsplit(file_or_url).path).name or "index.tar.zst"
-    dest = app.settings.home / "downloads" / f"{uuid.uuid4().hex[:8]}-{name}"
-    try:
-        await download_to_file(app.http, file_or_url, dest, what=f"pre-built index {name}")
-        return await asyncio.to_thread(import_archive, app.settings, dest, sha256=expected, source=file_or_url)
-    finally:
-        dest.unlink(missing_ok=True)

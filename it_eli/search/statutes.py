@@ -37,7 +37,7 @@ from it_eli.law.scanner import ActRef, extract_citations
 from it_eli.law.urn import parse_urn
 from it_eli.runtime.locking import exclusive
 from it_eli.sources.normattiva.akn import Act, normalize_article_key, parse_act
-from it_eli.sources.normattiva.lifecycle import ProvisionEvent
+from it_eli.law.provision_status import ProvisionEvent
 from it_eli.law.provision_status import ProvisionStatus, hit_status
 from .query import HitWindow, ranked_search
 from .query_assist import EXPANSION_ALIAS, assisted_query
@@ -197,7 +197,7 @@ def version_on(versions: list[ActVersion], day: str) -> ActVersion | None:
 
 def with_effect_by(events: list[ProvisionEvent], version_start: str | None) -> list[ProvisionEvent]:
     """The events as read from a text in force from `version_start`: one whose date of effect
-    the export does not give had effect by that day at the latest (lifecycle.in_effect)."""
+    the export does not give had effect by that day at the latest (provision_status.in_effect)."""
     if not version_start:
         return events
     return [msgspec.structs.replace(e, effect_by=version_start)

@@ -1,17 +1,20 @@
-"""Index-build orchestration shared by `it-eli index build` and the server's first-use build."""
+"""Index builds and pre-built archives, from files or URLs: shared by `it-eli index build` /
+`index import` and the server's first-use provisioning."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from it_eli.search.decisions import BuildReport, build_index, update_index
 from it_eli.runtime.errors import InvalidArg, ItEliError, UpstreamUnavailable
-from it_eli.sources.http import download_to_file
+from it_eli.search.decisions import BuildReport, build_index, update_index
+from it_eli.search.index_archive import ImportReport, check_sha256_arg, import_archive
+from it_eli.sources.http import check_url_allowed, download_to_file
 
 log = logging.getLogger(__name__)
 
@@ -64,3 +67,29 @@ async def build_from_sources(
     there is no usable index); `full` rebuilds everything."""
     paths = await resolve_sources(app, sources)
     return await asyncio.to_thread(build_index if full else update_index, app.settings, paths, progress=progress)
+
+
+def is_url(value: str) -> bool:
+    return value.startswith(("http://", "https://"))
+
+
+async def import_from(app, file_or_url: str, *, sha256: str | None = None) -> ImportReport:
+    """Import a local archive, or download one through the HTTP layer (allow-listed) first."""
+    expected = check_sha256_arg(sha256)
+    if not is_url(file_or_url):
+        return await asyncio.to_thread(import_archive, app.settings, Path(file_or_url).expanduser(), sha256=expected)
+    try:
+        check_url_allowed(file_or_url, app.http.allowed_hosts)
+    except InvalidArg as exc:
+        raise InvalidArg(
+            exc.message + " (not on the upstream allow-list)",
+            valid="set IT_ELI_CASELAW_INDEX_URL to the archive's URL (its host joins the allow-list), "
+                  "or download the archive and import the file",
+        ) from None
+    name = Path(urlsplit(file_or_url).path).name or "index.tar.zst"
+    dest = app.settings.home / "downloads" / f"{uuid.uuid4().hex[:8]}-{name}"
+    try:
+        await download_to_file(app.http, file_or_url, dest, what=f"pre-built index {name}")
+        return await asyncio.to_thread(import_archive, app.settings, dest, sha256=expected, source=file_or_url)
+    finally:
+        dest.unlink(missing_ok=True)

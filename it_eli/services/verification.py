@@ -31,7 +31,7 @@ from it_eli.runtime.errors import IdentityMismatch, IndexMissing, InvalidArg, It
 from it_eli.law import codes as codesmod
 from it_eli.law import urn as urnmod
 from it_eli.law.grammar import LATIN, article_range_hint, canon_key, nearest_articles
-from it_eli.sources.normattiva.lifecycle import describe as describe_event
+from it_eli.law.provision_status import describe as describe_event
 from it_eli.law.provision_status import comma_status, item_status, whole_status
 from it_eli.search.query import HitWindow
 from it_eli.search.statutes import ORIGINAL, ActVersion, StatuteStore

@@ -20,8 +20,9 @@ import lxml.html
 import msgspec
 
 from it_eli.runtime.errors import InvalidArg, UpstreamChanged
+from it_eli.sources.marks import HL_CLOSE, HL_OPEN, lookup_key
+
 from .http import RETRY_LATER, HttpClient
-from .sentenzeweb import HL_CLOSE, HL_OPEN, _key
 
 SEARCH_PATH = "/web/guest/dcsnprr"
 PORTLET_ID = "decisioni_pareri_web_DecisioniPareriWebPortlet_INSTANCE_XKc17mrB8J10"
@@ -245,7 +246,7 @@ def resolve_tipo(tipo: str | None) -> str | None:
         if tipo is not None and not isinstance(tipo, str):
             raise InvalidArg("tipo must be text", valid=TIPO_VALID)
         return None
-    found = TIPI.get(_key(tipo))
+    found = TIPI.get(lookup_key(tipo))
     if found is None:
         raise InvalidArg(f"unknown tipo {tipo[:60]!r}", valid=TIPO_VALID)
     return found

@@ -15,16 +15,23 @@ ANDed by default because the upstream ORs bare words.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Literal
 from urllib.parse import quote, urlencode, urlsplit
 
 import msgspec
 
-from it_eli.runtime.errors import InvalidArg, NotFound, QueryError, UpstreamChanged, UpstreamUnavailable
-from .http import RETRY_LATER, HttpClient
 from it_eli.law.grammar import int_to_roman
-from it_eli.search.query import And, Node, Not, Or, Term, parse_query
+from it_eli.law.query import And, Node, Not, Or, Term, parse_query
+from it_eli.runtime.errors import (
+    InvalidArg,
+    NotFound,
+    QueryError,
+    UpstreamChanged,
+    UpstreamUnavailable,
+)
+from it_eli.sources.marks import HL_CLOSE, HL_OPEN, lookup_key
+
+from .http import RETRY_LATER, HttpClient
 
 SELECT_PATH = "/isapi/hc.dll/sn.solr/sn-collection/select"
 # The court's front-end (index.js) marks what a request is for in the URL's query string:
@@ -44,8 +51,6 @@ PDF_PATH = "/xway/application/nif/clean/hc.dll"
 SIC_ID_RE = re.compile(r"^(snciv|snpen)(\d{4})([0-9A-Z])(\d{1,6})([A-Z])$")
 SIC_ID_VALID = "kind+year+section+number+type, e.g. snciv2021521018O or snpen2024710787O"
 
-HL_OPEN = "\u27e6"  # ⟦  highlight markers replacing Solr's <em>…</em>
-HL_CLOSE = "\u27e7"  # ⟧
 
 # While a decision is being anonymised its text says so; the court's script then refuses to open
 # the PDF (index.js `toTargetDoc` checks both phrases).
@@ -57,7 +62,7 @@ SubChamber = Literal["lavoro", "tributaria"]
 
 KIND_OF_CHAMBER: dict[str, str] = {"civile": "snciv", "penale": "snpen"}
 CHAMBER_OF_KIND: dict[str, Chamber] = {"snciv": "civile", "snpen": "penale"}
-# what callers write for a chamber (compared after `_key`: lower case, no dots or spaces)
+# what callers write for a chamber (compared after `lookup_key`: lower case, no dots or spaces)
 CHAMBER_NAMES: dict[str, str] = {
     "civile": "civile", "civ": "civile", "snciv": "civile", "civil": "civile",
     "penale": "penale", "pen": "penale", "snpen": "penale", "criminal": "penale",
@@ -72,7 +77,7 @@ SECTION_CODES: dict[str, str] = {
     "1": "I", "2": "II", "3": "III", "4": "IV", "5": "V (civil: tributaria)", "6": "VI", "7": "VII",
     "L": "lavoro (civil)", "U": "sezioni unite", "F": "feriale",
 }  # fmt: skip
-# section words (after `_key` and without a leading "sez"/"sezione"/"sezioni") -> (szdec, chamber it implies)
+# section words (after `lookup_key` and without a leading "sez"/"sezione"/"sezioni") -> (szdec, chamber it implies)
 SECTION_NAMES: dict[str, tuple[str, str | None]] = {
     **{k: ("U", None) for k in ("u", "un", "unite", "su", "ssuu", "sunite")},
     **{k: ("L", "civile") for k in ("l", "lav", "lavoro")},
@@ -119,12 +124,6 @@ QUERY_VALID = (
 MAX_SNIPPET_CHARS = 600
 MAX_MATERIA = 5
 MAX_FIELD_CHARS = 160
-
-
-def _key(value: str) -> str:
-    """Lower case, accents folded, dots, apostrophes, dashes and spaces dropped: `Sez. Un.` -> `sezun`."""
-    text = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[\s.'’`\-_,;:()]+", "", text)
 
 
 def _clip(value: str | None, limit: int = MAX_FIELD_CHARS) -> str | None:
@@ -345,7 +344,7 @@ def build_q(query: str) -> str:
 def resolve_chamber(chamber: object) -> str | None:
     if chamber is None or (isinstance(chamber, str) and not chamber.strip()):
         return None
-    name = CHAMBER_NAMES.get(_key(chamber)) if isinstance(chamber, str) else None
+    name = CHAMBER_NAMES.get(lookup_key(chamber)) if isinstance(chamber, str) else None
     if name is None:
         raise InvalidArg(f"unknown chamber {str(chamber)[:60]!r}", valid=CHAMBER_VALID)
     return name
@@ -357,7 +356,7 @@ def resolve_section(section: object, what: str = "section") -> tuple[str, str | 
         return None
     if isinstance(section, bool) or not isinstance(section, (str, int)):
         raise InvalidArg(f"{what} must be text, e.g. 'III' or 'sezioni unite'", valid=SECTION_VALID)
-    key = _key(str(section))
+    key = lookup_key(str(section))
     key = re.sub(r"^(sezioni|sezione|sez)(?=.)", "", key)
     m = re.fullmatch(r"(.+?)(civile|civ|penale|pen)", key)  # "III pen.", "sez. un. civ."
     chamber = None
@@ -381,7 +380,7 @@ def resolve_section(section: object, what: str = "section") -> tuple[str, str | 
 def resolve_decision_type(decision_type: object) -> str | None:
     if decision_type is None or (isinstance(decision_type, str) and not decision_type.strip()):
         return None
-    name = DECISION_TYPES.get(_key(decision_type)) if isinstance(decision_type, str) else None
+    name = DECISION_TYPES.get(lookup_key(decision_type)) if isinstance(decision_type, str) else None
     if name is None:
         raise InvalidArg(f"unknown decision_type {str(decision_type)[:60]!r}", valid=DECISION_TYPE_VALID)
     return name
@@ -465,7 +464,7 @@ SORT_VALID = "relevance (rilevanza), deposit_date (data pubblicazione, newest fi
 def resolve_sort(sort: object) -> str:
     if sort is None or (isinstance(sort, str) and not sort.strip()):
         return "relevance"
-    name = SORT_NAMES.get(_key(sort)) if isinstance(sort, str) else None
+    name = SORT_NAMES.get(lookup_key(sort)) if isinstance(sort, str) else None
     if name is None:
         raise InvalidArg(f"unknown sort {str(sort)[:40]!r}", valid=SORT_VALID)
     return name

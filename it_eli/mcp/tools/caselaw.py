@@ -94,7 +94,7 @@ async def ensure_decisions(app) -> None:
         prebuilt_failure = ""
         url = app.settings.caselaw_index_url
         if url:
-            from it_eli.search.index_archive import import_from
+            from it_eli.services.index_build import import_from
 
             try:
                 report = await import_from(app, url, sha256=app.settings.caselaw_index_sha256)

@@ -23,7 +23,7 @@ from it_eli.law import urn as urnmod
 from it_eli.law.scanner import Partitions
 from it_eli.runtime import clock
 from it_eli.sources.normattiva.akn_fragment import article_xml
-from it_eli.sources.normattiva.lifecycle import ProvisionEvent, describe
+from it_eli.law.provision_status import ProvisionEvent, describe
 from it_eli.law.provision_status import (
     ProvisionStatus,
     article_status,

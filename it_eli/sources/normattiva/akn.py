@@ -38,7 +38,7 @@ from it_eli.law.grammar import KEY_RE as _KEY_RE
 from it_eli.law.grammar import LATIN as _LATIN
 from it_eli.law.grammar import int_to_roman, normalize_article_key, roman_to_int
 from it_eli.sources.normattiva import lifecycle as _lifecycle
-from it_eli.sources.normattiva.lifecycle import ActLifecycle, ProvisionEvent
+from it_eli.law.provision_status import ActLifecycle, ProvisionEvent
 
 __all__ = [
     "Comma",

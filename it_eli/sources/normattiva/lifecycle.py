@@ -15,66 +15,25 @@ Sources read (every one is recorded with the capture it was seen in, DISCOVERY.m
   earliest by the conversion law, whose changes take effect the day after its publication
   (art. 15, comma 5, l. 400/1988).
 
-Why a separate module: the parser keeps the words; this reads what they mean for the law in
-force, and the services (get_text, verify) ask it instead of re-reading markers.
+Why a separate module: the parser keeps the words; this reads them into the events of
+`it_eli.law.provision_status`, which decides what they mean for the law in force.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Literal
-
-import msgspec
 
 from it_eli.law import codes as _codes
 from it_eli.law import grammar as _latin
+from it_eli.law.provision_status import (
+    PARTIAL_DECLARATION_RE,
+    ActLifecycle,
+    ProvisionEvent,
+    Scope,
+)
 
-__all__ = [
-    "ProvisionEvent",
-    "ActLifecycle",
-    "article_events",
-    "act_lifecycle",
-    "clean_text",
-    "note_numbers",
-    "derive_commi",
-    "struck_whole",
-    "comma_verdict",
-    "not_yet_in_force",
-    "describe",
-    "in_effect",
-]
-
-EventKind = Literal["repealed", "unconstitutional", "inserted_after_publication", "lapsed"]
-Scope = Literal["act", "article", "comma", "lettera", "numero", "periodo"]
-
-
-class ProvisionEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """One thing that happened to an article or to a part of it."""
-
-    kind: EventKind
-    scope: Scope
-    comma: str | None = None  # "1-bis", "2"; "ultimo" when the note says so and commi are unknown
-    item: str | None = None  # lettera "e", numero "5", periodo "secondo"
-    partial: bool = False  # "nella parte in cui …": the words stay, read as the decision changed them
-    by: str = ""  # the act or decision: "Corte costituzionale, sentenza 19 dicembre 1968, n. 126"
-    by_date: str | None = None  # ISO date of that act or decision
-    since: str | None = None  # ISO date from which it has effect, when the export says or the law fixes it
-    detail: str = ""  # the export's own words (the declaration, the notice)
-    note: str | None = None  # the AGGIORNAMENTO number the export gives it
-    # when `since` is not known: the first day of the text that already records the event (the
-    # version it was read from), so it had effect by then at the latest; set when read from the store
-    effect_by: str | None = None
-
-
-class ActLifecycle(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """Facts about the act as a whole, read from the preface note."""
-
-    entry_into_force: str | None = None  # "Entrata in vigore del provvedimento: 03/12/2012"
-    converted_by: str | None = None  # "L. 24 dicembre 2012, n. 231"
-    conversion_gu_date: str | None = None  # ISO date of the conversion law's G.U.
-    conversion_effect: str | None = None  # the day after: when the conversion's changes take effect
-    lapsed: bool = False  # "decaduto per mancata conversione": without effect from the start
+__all__ = ["article_events", "act_lifecycle", "clean_text", "note_numbers", "derive_commi"]
 
 
 # ------------------------------------------------------------------------------------------ dates
@@ -361,12 +320,6 @@ _DECISION_RE = re.compile(
     r"(?P<kind>sentenza|ordinanza)\s+(?P<dates>[^()]{0,60}?\d{4})\s*,?\s*n\.\s*(?P<n>\d+)(?P<after>[^()]{0,20}\((?P<gu>[^)]*)\))?",
     re.IGNORECASE,
 )
-_PARTIAL_RE = re.compile(
-    r"nella\s*parte\s+in\s+cui|nelle\s*parti\s+in\s+cui|\b(?:parte|parti|casi|ipotesi)\s+in\s+cui|limitatamente|nei\s+limiti|nei\s+medesimi\s+limiti|"
-    r"\bove\b|\bin\s+quanto\b|per\s+la\s+parte|nella\s+parte\s+relativa|secondo\s+quanto\s+precisato|"
-    r"con\s+riferimento\s+a|\bse\b\s+riferit|\bsolo\s+(?:per|nel)",
-    re.IGNORECASE,
-)
 _ART_REF_RE = re.compile(
     r"\b(?:art(?:t)?\.|articol[oi])\s*(?P<nums>" + _COMMA_NUM + r"(?:\s*(?:,|e|ed)\s*(?!comm)" + _COMMA_NUM + r")*)",
     re.IGNORECASE,
@@ -528,7 +481,7 @@ def _court_events(notes: str, key: str, act_number: str | None) -> list[Provisio
         num = _NOTE_HEAD_RE.search(flat)
         citation, when, since = _decision(flat)
         for decl in _split_declarations(flat):
-            pm = _PARTIAL_RE.search(decl)
+            pm = PARTIAL_DECLARATION_RE.search(decl)
             head = decl[: pm.start()] if pm else decl
             spans = _targets(head, key, act_number)
             if spans is None:
@@ -612,100 +565,3 @@ def article_events(
 # ------------------------------------------------------------------------------------------ readers
 
 
-def _comma_key(s: str | None) -> str:
-    return (s or "").replace(" ", "").lower()
-
-
-def in_effect(e: ProvisionEvent, day: str | None) -> bool | None:
-    """Whether the event had effect on `day`: True, False, or None when the export cannot say.
-
-    The repeal notices carry no date of effect. What bounds it: an act has no effect before the
-    date it bears (`by_date`), and a text in force from `effect_by` that already records the
-    event proves it had effect by then. Between the two it is undecided (None): callers count it
-    (the words held are not law in force) and say it is not known (`status_notes`).
-    """
-    if day is None:
-        return True
-    if e.since is not None:
-        return e.since <= day
-    if e.kind == "lapsed":
-        return True  # a decree-law not converted is without effect from the start
-    if e.by_date is not None and day < e.by_date:
-        return False
-    if e.effect_by is not None and e.effect_by <= day:
-        return True
-    return None
-
-
-def _counts(e: ProvisionEvent, day: str | None) -> bool:
-    return in_effect(e, day) is not False
-
-
-def struck_whole(events: list[ProvisionEvent], day: str | None = None) -> ProvisionEvent | None:
-    """The event that took the whole article out of force (on `day`, when given), or None."""
-    for e in events:
-        if e.scope in ("article", "act") and not e.partial and e.kind in ("repealed", "unconstitutional", "lapsed"):
-            if _counts(e, day):
-                return e
-    return None
-
-
-def comma_verdict(events: list[ProvisionEvent], comma: str, last_comma: str | None = None,
-                  day: str | None = None) -> tuple[ProvisionEvent | None, list[ProvisionEvent]]:
-    """(event that took the whole comma out of force, events that touched part of it)."""
-    want = _comma_key(comma)
-    whole = None
-    partial: list[ProvisionEvent] = []
-    for e in events:
-        c = _comma_key(e.comma)
-        if e.comma is None or not (c == want or (c == "ultimo" and last_comma and _comma_key(last_comma) == want)):
-            continue
-        if not _counts(e, day):
-            continue
-        if e.scope == "comma" and not e.partial and whole is None:
-            whole = e
-        else:
-            partial.append(e)
-    return whole, partial
-
-
-def not_yet_in_force(events: list[ProvisionEvent], day: str) -> ProvisionEvent | None:
-    """The insertion event that says the article did not exist yet on `day`."""
-    for e in events:
-        if e.kind == "inserted_after_publication" and e.since and day < e.since:
-            return e
-    return None
-
-
-def describe(e: ProvisionEvent) -> str:
-    """One sentence a lawyer reads: what happened, to what, by what, since when."""
-    if e.scope == "article":
-        what = "the article"
-    elif e.scope == "act":
-        what = "the whole act"
-    elif e.scope == "comma":
-        what = f"comma {e.comma}"
-    else:
-        what = f"{e.scope} {e.item or ''}".strip() + (f" of comma {e.comma}" if e.comma else "")
-    if e.kind == "inserted_after_publication":
-        return f"{what} {e.detail}"
-    if e.kind == "lapsed":
-        return e.detail
-    if e.kind == "repealed":
-        verb = "partly repealed" if e.partial else "repealed"
-        s = f"{what} {verb} by {e.by}" if e.by else f"{what} {verb}"
-        if e.since:
-            s += f" (since {e.since})"
-        else:
-            s += " (date of effect not stated in the export"
-            s += f"; already recorded in the text in force on {e.effect_by})" if e.effect_by else ")"
-        return s
-    verb = "declared unconstitutional in part" if e.partial else "declared unconstitutional"
-    s = f"{what} {verb} by {e.by}"
-    if e.since:
-        s += f"; without effect since {e.since}"
-    if e.partial:
-        m = _PARTIAL_RE.search(e.detail)
-        if m:
-            s += ": " + e.detail[m.start():][:300]
-    return s
