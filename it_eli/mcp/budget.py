@@ -1,6 +1,6 @@
 """The answer size budget (IT_ELI_MAX_ANSWER_CHARS), measured the way clients receive answers.
 
-Definition (tests/test_bounded_answers.py checks it for every registered tool): the answer's
+Definition (tests/mcp/test_bounded_answers.py checks it for every registered tool): the answer's
 size is `len(json.dumps(payload, ensure_ascii=False))`, the text the MCP server sends; it must be
 at most `max_answer_chars + ENVELOPE_CHARS`. A paged text field counts its JSON escapes (`"`,
 backslash, newlines are two characters, other control characters six), so `max_chars` of text

@@ -9,7 +9,7 @@
 8. standard descriptions are not called mismatches, real mismatches still are.
 
 Live paths run against local servers replaying the real captures (tests/normattiva_server.py,
-the SentenzeWeb/GA server of tests/test_caselaw_live_tools.py); "unreachable" is a closed port.
+the SentenzeWeb/GA server of tests/mcp/test_caselaw_live_tools.py); "unreachable" is a closed port.
 """
 
 from __future__ import annotations
@@ -248,7 +248,7 @@ async def test_case_citations_are_checked_or_typed_gaps(qa_home):
 @contextlib.asynccontextmanager
 async def _live_courts_app(testdata, home: Path, **env: str):
     """An app whose Cassazione and GA upstreams are the local replay of the real captures."""
-    from tests.test_caselaw_live_tools import Upstream
+    from tests.mcp.test_caselaw_live_tools import Upstream
 
     up = Upstream(testdata)
     server = TestServer(up.app())

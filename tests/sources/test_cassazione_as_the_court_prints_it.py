@@ -22,7 +22,7 @@ from it_eli.sources import sentenzeweb as sw
 from it_eli.sources.http import HttpClient
 from it_eli.services import caselaw_live as tools
 from tests import sentenzeweb_frontend as fe
-from tests.test_caselaw_live_tools import live, upstream  # noqa: F401  (the local server fixtures)
+from tests.mcp.test_caselaw_live_tools import live, upstream  # noqa: F401  (the local server fixtures)
 
 BASE = "https://www.italgiure.giustizia.it/sncass"
 FORM_PAGE = "studiorizzo__sentenze.github.io__siti_Sentenze_Cassazione.html"

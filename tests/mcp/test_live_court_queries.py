@@ -1,5 +1,5 @@
 """The live case-law tools, through the MCP code path (`registry.call`), against the local server
-that replays the real captures at the upstream paths (tests/test_caselaw_live_tools.py `Upstream`).
+that replays the real captures at the upstream paths (tests/mcp/test_caselaw_live_tools.py `Upstream`).
 
 One test (or a few) per defect found by QA: filters, GA citations, query operators, GA sede
 names, upstream redirects, value hints, rate overflow, empty bodies, sic_id trimming, answer size.
@@ -18,7 +18,7 @@ from it_eli.services.app import App
 from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.services import caselaw_live
 from it_eli.mcp.tools.registry import call
-from tests.test_caselaw_live_tools import Upstream
+from tests.mcp.test_caselaw_live_tools import Upstream
 
 NS = "_decisioni_pareri_web_DecisioniPareriWebPortlet_INSTANCE_XKc17mrB8J10_"
 DOC = "/visualizza/?nodeRef=&schema=tar_rm&nrg=202515527&nomeFile=202611970_01.html&subDir=Provvedimenti"

@@ -382,7 +382,7 @@ async def test_statute_is_served_stale_when_normattiva_is_down(testdata, make_se
 
 @pytest.fixture
 async def live_upstream(testdata):
-    from tests.test_caselaw_live_tools import Upstream
+    from tests.mcp.test_caselaw_live_tools import Upstream
 
     up = Upstream(testdata)
     up.server = TestServer(up.app(), host="127.0.0.1")

@@ -19,7 +19,7 @@ from it_eli.search.housekeeping import clean_at_start
 from it_eli.search.indexdir import IndexDir
 from it_eli.mcp.tools.registry import call
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """it_verify_citations and it_coverage within the answer budget (README "Reliability"), and long
 article numbers that a made-up citation uses.
 
-The contract (tests/test_bounded_answers.py): `len(json.dumps(answer, ensure_ascii=False))` is at
+The contract (tests/mcp/test_bounded_answers.py): `len(json.dumps(answer, ensure_ascii=False))` is at
 most IT_ELI_MAX_ANSWER_CHARS + ENVELOPE_CHARS, at any budget. Here with thousands of citations:
 the verdict and the counts always cover the whole text, identical citations come once with their
 occurrences, not_found comes first, and following next_offset returns every distinct citation

@@ -210,7 +210,7 @@ def test_index_built_under_another_schema_version_is_refused(make_settings, test
 
 
 def test_a_new_build_is_picked_up_by_a_running_reader(make_settings, testdata, tmp_path):
-    from tests.test_cortecost_ingest import RECORD, court_archive
+    from tests.sources.test_cortecost_ingest import RECORD, court_archive
 
     settings = make_settings()
     build_index(settings, [testdata / "cortecost" / "P_json2001_oggi.RECONSTRUCTED.zip"])

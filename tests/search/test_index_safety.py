@@ -61,7 +61,7 @@ def _snapshot(build: Path) -> dict[str, int]:
 
 def _child_env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     return env
 
 

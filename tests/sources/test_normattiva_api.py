@@ -350,7 +350,7 @@ async def test_live_cc_2043(make_settings):
 async def test_budget_law_article_is_not_served_from_its_future_version(testdata, make_settings):
     """Through it_get_text: L. 234/2021 art. 1 on 2026-12-01 is never the 2027 version called current."""
     from it_eli.mcp.tools.registry import call
-    from tests.test_legislation_evidence import replay
+    from tests.services.test_legislation_evidence import replay
 
     with frozen_today("2026-12-01"):
         async with replay(testdata, make_settings) as (srv, app):

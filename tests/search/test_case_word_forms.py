@@ -7,7 +7,7 @@ import pytest
 
 from it_eli.search.analysis import Analyzer
 from it_eli.search.decisions import DecisionIndex, build_index
-from tests.test_cortecost_ingest import RECORD, court_archive
+from tests.sources.test_cortecost_ingest import RECORD, court_archive
 
 
 def _decision(numero: int, epigrafe: str, testo: str, dispositivo: str = "dichiara non fondata la questione") -> dict:

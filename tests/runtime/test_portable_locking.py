@@ -13,7 +13,7 @@ import pytest
 from it_eli.runtime.errors import InvalidArg
 from it_eli.search.indexdir import IndexDir
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_package_imports_where_fcntl_does_not_exist():

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from .conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT
 
 LEGISLATION_TOOLS = {"it_list_codes", "it_resolve", "it_get_act", "it_get_text", "it_search_statutes"}
 

@@ -14,7 +14,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from it_eli.runtime.progress import TerminalProgress, reporting, report
 
-from .conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT
 
 SAMPLE = "cortecost/P_json2001_oggi.RECONSTRUCTED.zip"
 

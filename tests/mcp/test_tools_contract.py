@@ -3,7 +3,7 @@ run, so a change of any tool's name, description, input or output schema, or ann
 visible diff that a reviewer sees.
 
 To change the contract deliberately: `UPDATE_TOOLS_SNAPSHOT=1 .venv/bin/python -m pytest
-tests/test_tools_contract.py`, then review and commit the diff of tests/tools_list.json.
+tests/mcp/test_tools_contract.py`, then review and commit the diff of tests/tools_list.json.
 """
 
 from __future__ import annotations

@@ -119,7 +119,7 @@ def home(tmp_path_factory) -> Path:
 
 @pytest.fixture
 async def app(home):
-    from tests.test_caselaw_live_tools import Upstream
+    from tests.mcp.test_caselaw_live_tools import Upstream
 
     data = _testdata_dir()
     up = Upstream(data)

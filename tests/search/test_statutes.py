@@ -20,7 +20,7 @@ from it_eli.search.schema import META_FILE
 from it_eli.search.statutes import StatuteStore, import_files
 from it_eli.mcp.tools.registry import call
 
-from .conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT
 
 AKN = "normattiva-akn/"
 L241 = "urn:nir:stato:legge:1990-08-07;241"

@@ -16,7 +16,7 @@ import pytest
 
 from it_eli.runtime import exitcodes
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _closed_port() -> int:

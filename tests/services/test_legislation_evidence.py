@@ -26,7 +26,7 @@ from it_eli.search.statutes import import_files
 from it_eli.mcp.tools.registry import call
 from tests.normattiva_server import NormattivaServer
 
-from .conftest import testdata_dir as _testdata_dir
+from tests.conftest import testdata_dir as _testdata_dir
 
 AKN = "normattiva-akn/"
 DL207 = "urn:nir:stato:decreto.legge:2012-12-03;207"

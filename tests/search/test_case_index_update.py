@@ -11,7 +11,7 @@ import pytest
 from it_eli.search.decisions import DecisionIndex, build_index, read_digests, update_index
 from it_eli.runtime.errors import IndexSchemaMismatch
 from it_eli.search.schema import META_FILE
-from tests.test_cortecost_ingest import RECORD, court_archive
+from tests.sources.test_cortecost_ingest import RECORD, court_archive
 
 
 def _decision(numero: int, testo: str, anno: int = 2014) -> dict:
