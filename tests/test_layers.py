@@ -58,8 +58,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.services.legislation.served_article": "to split (issue 22)",
     "it_eli.services.verification.Verifier._judge_article": "to split (issue 22)",
     "it_eli.sources.ga._hit": "to split (issue 22)",
-    "it_eli.sources.normattiva.api.interpret_answer": "to split (issue 22)",
-    "it_eli.sources.normattiva.api.parse_article_html": "to split (issue 22)",
 }
 
 
