@@ -69,7 +69,7 @@ class Collection:
 
 def statute_articles(testdata: Path, files: tuple[str, ...] | None = None) -> list[tuple[dict, object]]:
     """(act identity as dict, Article) for the newest version of every act."""
-    from it_eli.sources.normattiva.akn import parse_act
+    from it_eli.sources.normattiva.akn.parser import parse_act
 
     paths = sorted((testdata / "normattiva-akn").glob("*.xml"))
     if files is not None:

@@ -36,7 +36,9 @@ from it_eli.law import codes
 from it_eli.law.scanner import ActRef, extract_citations
 from it_eli.law.urn import parse_urn
 from it_eli.runtime.locking import exclusive
-from it_eli.sources.normattiva.akn import Act, normalize_article_key, parse_act
+from it_eli.law.grammar import normalize_article_key
+from it_eli.sources.normattiva.akn.parser import parse_act
+from it_eli.sources.normattiva.akn.model import Act
 from it_eli.law.provision_status import ProvisionEvent
 from it_eli.law.provision_status import ProvisionStatus, hit_status
 from .query import HitWindow, ranked_search

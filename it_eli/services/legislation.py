@@ -44,7 +44,7 @@ from ..law.grammar import article_range_hint, normalize_article_key, roman_to_in
 from ..law.scanner import Partitions, extract_citations, partitions_of
 from it_eli.sources.normattiva import api, portal
 from it_eli.runtime import clock
-from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.sources.normattiva.lifecycle import article_events, clean_text
 from it_eli.law.provision_status import describe
 from it_eli.law.provision_status import inserted_event

@@ -7,7 +7,7 @@ import pytest
 
 from it_eli.services.app import App
 from it_eli.runtime.config import load_settings
-from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.sources.normattiva.lifecycle import act_lifecycle, article_events
 from it_eli.law.provision_status import article_status, comma_status, status_notes
 from it_eli.search.query import HitWindow

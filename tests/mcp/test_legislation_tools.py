@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 import pytest
 
 from it_eli.services.app import App
-from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.mcp.tools.registry import call
 from tests.normattiva_server import API_PREFIX, NormattivaServer
 

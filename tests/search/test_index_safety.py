@@ -23,7 +23,7 @@ import pytest
 from it_eli.runtime.config import load_settings
 from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.search.indexdir import IndexDir
-from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.search.query import HitWindow
 from it_eli.search.schema import META_FILE
 from it_eli.search.statutes import StatuteStore, version_label

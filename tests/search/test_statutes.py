@@ -111,7 +111,7 @@ def test_search_sees_one_text_per_article_in_force_on_the_day(store):
 
 def test_version_coverage(store, testdata):
     """A cached version settles only the days it covers (StatuteStore.covers)."""
-    from it_eli.sources.normattiva.akn import parse_act
+    from it_eli.sources.normattiva.akn.parser import parse_act
 
     today = "2026-11-29"
     vs = store.versions(D231)
@@ -266,7 +266,7 @@ def test_index_built_before_clean_text_is_refused_then_rebuilt_clean(testdata, m
     kept exports into the clean text."""
     import msgspec
 
-    from it_eli.sources.normattiva.akn import parse_act
+    from it_eli.sources.normattiva.akn.parser import parse_act
 
     settings = make_settings()
     raw = (testdata / AKN / "scabopdf__codice_penale.xml").read_bytes()

@@ -19,7 +19,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from it_eli.runtime.errors import InvalidArg, ItEliError, NotAvailable, UpstreamChanged
-from it_eli.sources.normattiva.akn import Act, normalize_article_key, parse_act, roman_to_int
+from it_eli.sources.normattiva.akn import normalize_article_key, roman_to_int
+from it_eli.sources.normattiva.akn.parser import parse_act
+from it_eli.sources.normattiva.akn.model import Act
 
 # file -> (articles, annexes). Reasoning per row in the module docstring; notable rows:
 # - codice penale: body 3 (the approving R.D.'s articles, keyed dec-1..dec-3) + 995 / 987 docs

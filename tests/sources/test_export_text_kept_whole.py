@@ -8,13 +8,12 @@ from collections import Counter
 
 from lxml import etree
 
-from it_eli.sources.normattiva import akn
-from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.akn.parser import parse_act
+from it_eli.sources.normattiva.akn.tree import A, NS, make_parser
 from it_eli.law.grammar import LATIN as _LATIN
 
 AKN = "normattiva-akn"
 WORD = re.compile(r"[^\W\d_]{3,}")
-A = akn._A
 LATIN = re.compile(_LATIN, re.IGNORECASE)  # "Art. 33-nonies." printed in the text, keyed 33-novies
 
 
@@ -25,7 +24,7 @@ def _words(*parts: str) -> Counter:
 def _exports(testdata):
     for path in sorted((testdata / AKN).glob("*.xml")):
         raw = path.read_bytes()
-        yield path.name, parse_act(raw), etree.fromstring(raw, akn._make_parser()).find(A + "act")
+        yield path.name, parse_act(raw), etree.fromstring(raw, make_parser()).find(A + "act")
 
 
 def test_no_word_of_an_article_is_lost(testdata):
@@ -40,7 +39,7 @@ def test_no_word_of_an_article_is_lost(testdata):
         served = [a for a in act.articles if not a.in_attachment]
         pairs = list(zip(body.iter(A + "article"), served)) if body is not None else []
         attached = sorted((a for a in act.articles + act.annexes if a.in_attachment), key=lambda a: a.order)
-        docs = el.xpath("a:attachments/a:attachment/a:doc", namespaces=akn._NS)
+        docs = el.xpath("a:attachments/a:attachment/a:doc", namespaces=NS)
         assert len(docs) == len(attached), name
         pairs.extend((doc.find(A + "mainBody"), a) for doc, a in zip(docs, attached) if doc.find(A + "mainBody") is not None)
         for node, a in pairs:

@@ -28,7 +28,7 @@ from it_eli.runtime.config import load_settings
 from it_eli.sources.cortecost import SourceReport, iter_source
 from it_eli.runtime.errors import InvalidArg, ItEliError, QueryError
 from it_eli.sources.http import check_url_allowed
-from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.search.query import HitWindow
 from it_eli.law.query import And, Not, Or, Term, parse_query
 from tests.adversarial_text import ADVERSARIAL

@@ -22,7 +22,7 @@ from it_eli.services.app import App
 from it_eli.runtime.errors import InvalidArg, NotFound, UpstreamChanged, UpstreamUnavailable
 from it_eli.sources.http import MAX_RETRY_AFTER, HttpClient, download_to_file
 from it_eli.sources.normattiva import api
-from it_eli.sources.normattiva.akn import parse_act
+from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.law.urn import parse_urn
 from it_eli.services import caselaw_live
 from it_eli.mcp.tools.registry import call

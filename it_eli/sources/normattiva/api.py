@@ -175,7 +175,36 @@ def parse_article_html(html: str) -> dict[str, Any]:
     """
     parser = lxml.html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True)
     root = lxml.html.fromstring(f"<div>{html}</div>", parser=parser)
-    num = heading = None
+    preamble_lines, notes = _drop_editorial(root)
+    num, heading = _take_num_heading(root)
+    labels = [_ws(x.text_content()).rstrip(".") for x in root.iter() if isinstance(x.tag, str) and "comma-num-akn" in _classes(x)]
+    lines = _lines_of(root)
+    # Preamble inside the article block (D.Lgs. 36/2023 art. 1, lista item 1 and 2).
+    if lines and _PREAMBLE_START.match(lines[0]):
+        for i, line in enumerate(lines[:400]):
+            if _FORMULA.search(line):
+                preamble_lines.extend(lines[: i + 1])
+                lines = lines[i + 1 :]
+                break
+    num, heading, lines = _take_code_header(lines, num, heading)
+    nm = re.match(r"^Codice \w+-art\.\s*(.+)$", lines[0]) if lines else None
+    if nm and num is None:  # 'Codice Penale-art. 416 bis' / 'NON ANCORA ESISTENTE O VIGENTE'
+        num, lines = nm.group(1), lines[1:]
+    return {
+        "num": num,
+        "heading": heading or None,
+        "text": "\n".join(lines),
+        "preamble": "\n".join(preamble_lines) or None,
+        "notes": notes,
+        "labels": labels,
+        # a code's articles come in its annex's block (reale-atto-cc-*, urn_articolo_allegato);
+        # the approving decree's own articles come as `article-num-akn` (legalize sample-code)
+        "in_annex": "attachment-just-text" in html,
+    }
+
+
+def _drop_editorial(root: Any) -> tuple[list[str], list[str]]:
+    """Take the editorial notes and the preamble blocks out of the tree: (preamble lines, notes)."""
     preamble_lines: list[str] = []
     notes: list[str] = []
     for el in list(root.iter()):
@@ -190,6 +219,12 @@ def parse_article_html(html: str) -> dict[str, Any]:
         elif cls & set(_PREAMBLE_CLASSES):
             preamble_lines.extend(_lines_of(el))
             el.drop_tree()
+    return preamble_lines, notes
+
+
+def _take_num_heading(root: Any) -> tuple[str | None, str | None]:
+    """The article's marked number and rubrica, taken out of the tree."""
+    num = heading = None
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
@@ -206,16 +241,13 @@ def parse_article_html(html: str) -> dict[str, Any]:
     for el in list(root.iter()):
         if isinstance(el.tag, str) and el.get("data-consumed"):
             el.drop_tree()
-    labels = [_ws(x.text_content()).rstrip(".") for x in root.iter() if isinstance(x.tag, str) and "comma-num-akn" in _classes(x)]
-    lines = _lines_of(root)
-    # Preamble inside the article block (D.Lgs. 36/2023 art. 1, lista item 1 and 2).
-    if lines and _PREAMBLE_START.match(lines[0]):
-        for i, line in enumerate(lines[:400]):
-            if _FORMULA.search(line):
-                preamble_lines.extend(lines[: i + 1])
-                lines = lines[i + 1 :]
-                break
-    # Code articles (attachment-just-text): 'CODICE CIVILE' / 'Art. 2043.' / '(rubrica).' / text.
+    return num, heading
+
+
+def _take_code_header(
+    lines: list[str], num: str | None, heading: str | None,
+) -> tuple[str | None, str | None, list[str]]:
+    """Code articles (attachment-just-text): 'CODICE CIVILE' / 'Art. 2043.' / '(rubrica).' / text."""
     for i, line in enumerate(lines[:6]):
         m = _ART_LINE.match(line)
         if m:
@@ -227,20 +259,7 @@ def parse_article_html(html: str) -> dict[str, Any]:
                 rest = lines[j:]
             lines = rest
             break
-    nm = re.match(r"^Codice \w+-art\.\s*(.+)$", lines[0]) if lines else None
-    if nm and num is None:  # 'Codice Penale-art. 416 bis' / 'NON ANCORA ESISTENTE O VIGENTE'
-        num, lines = nm.group(1), lines[1:]
-    return {
-        "num": num,
-        "heading": heading or None,
-        "text": "\n".join(lines),
-        "preamble": "\n".join(preamble_lines) or None,
-        "notes": notes,
-        "labels": labels,
-        # a code's articles come in its annex's block (reale-atto-cc-*, urn_articolo_allegato);
-        # the approving decree's own articles come as `article-num-akn` (legalize sample-code)
-        "in_annex": "attachment-just-text" in html,
-    }
+    return num, heading, lines
 
 
 def _truncated(labels: list[str]) -> bool:
@@ -364,6 +383,57 @@ def interpret_answer(
 ) -> ApiArticle:
     """Turn one dettaglio-atto-urn answer into an ApiArticle or the right typed error. Pure."""
     sent = str(requested)
+    _raise_for_status(status, body, requested, sent)
+    item, n_items, notes, html = _answer_item(body, sent)
+    parsed = parse_article_html(html)
+    _check_api_identity(requested, item, parsed["num"])
+    _check_annex(requested, item, parsed["in_annex"], notes)
+    text = parsed["text"]
+    frm = _api_date(item.get("articoloDataInizioVigenza"))
+    to = _api_date(item.get("articoloDataFineVigenza"))
+    today = today or _clock.today()
+    not_yet = "NON ANCORA ESISTENTE O VIGENTE" in text.upper()
+    repealed = bool(re.search(r"\bABROGAT[OA]\b", text[:300])) and len(text) < 400
+    if parsed["preamble"] and requested.article == "1":
+        notes.append("the API put the act's preamble with art. 1; it is returned apart in `preamble`")
+    possibly_truncated = _truncated(parsed["labels"])
+    if possibly_truncated:
+        notes.append("the API returns at most 100 commi: this article may be cut; use the AKN export for the full text")
+    if requested.vigenza and frm and frm > requested.vigenza and not not_yet:
+        # asked for a date, answered a version that starts after it (the `lista` form's first item
+        # may start in the future: L. 234/2021 from 2027-01-01, legalize sample-with-tables.json)
+        raise NotAvailable(
+            f"the OpenData API answered the version in force from {frm} when asked for the text in force on "
+            f"{requested.vigenza}: that is not the text of that date",
+            urn=sent, in_force_from=frm, at_date=requested.vigenza,
+            valid="the portal's export of the whole act at that date (it_get_text without article, or it_get_act)",
+        )
+    future = bool(frm and frm > today.isoformat())
+    if future:
+        notes.append(f"this version starts on {frm}, after today: ask with !vig=<date> for the text in force now")
+    if repealed:
+        notes.append("repealed: ask with !vig= set to the day before the repeal for the last text")
+    num = parsed["num"]
+    key = _answer_key(num, requested)
+    act_type = API_TYPE_CODES.get(str(item.get("tipoProvvedimentoCodice") or ""))
+    number = str(item.get("numeroProvvedimento")) if item.get("numeroProvvedimento") else None
+    date = _ymd(item.get("annoProvvedimento"), item.get("meseProvvedimento"), item.get("giornoProvvedimento"))
+    page_urn = msgspec.structs.replace(requested, annex=None, version=None, vigenza=None)
+    return ApiArticle(
+        urn=sent, article_key=key, heading=parsed["heading"], text=text, in_force_from=frm, in_force_to=to,
+        act_title=_ws(item.get("titolo") or ""), act_subtitle=_ws(item.get("sottoTitolo") or ""),
+        act_type=act_type, act_type_code=item.get("tipoProvvedimentoCodice"), number=number, date=date,
+        gu_date=_ymd(item.get("annoGU"), item.get("meseGU"), item.get("giornoGU")),
+        gu_number=item.get("numeroGU"), supplement=item.get("numeroSupplemento"), at_date=requested.vigenza,
+        citation=citation_for(requested), source_url=portal_url(page_urn, portal_base),
+        html=html if include_html else None, preamble=parsed["preamble"] if _has_words(parsed["preamble"]) else None,
+        editorial_notes=parsed["notes"], repealed=repealed, not_yet_in_force=not_yet, future_version=future,
+        possibly_truncated=possibly_truncated, candidates=n_items, notes=notes,
+    )
+
+
+def _raise_for_status(status: int, body: bytes, requested: Urn, sent: str) -> None:
+    """The typed error of an answer that is not a 200: WAF, outage, unknown act or article."""
     if status == 409:
         raise UpstreamUnavailable(
             "the Normattiva OpenData API's firewall (WAF) blocked the request (HTTP 409); not retried",
@@ -403,6 +473,10 @@ def interpret_answer(
         raise NotFound("the OpenData API says this act does not exist", urn=sent, upstream_message=message[:300])
     if status != 200:
         raise UpstreamUnavailable(f"the OpenData API answered HTTP {status}", status=status, urn=sent, valid="retry later")
+
+
+def _answer_item(body: bytes, sent: str) -> tuple[dict[str, Any], int, list[str], str]:
+    """(the chosen item, how many the API answered, notes, its articoloHtml) of a 200's JSON body."""
     try:
         doc = msgspec.json.decode(body)
     except (msgspec.DecodeError, RecursionError):  # RecursionError: nested too deep
@@ -414,35 +488,11 @@ def interpret_answer(
     html = item.get("articoloHtml")
     if not isinstance(html, str):
         raise UpstreamChanged("the OpenData API answer has no articoloHtml", urn=sent)
-    parsed = parse_article_html(html)
-    _check_api_identity(requested, item, parsed["num"])
-    _check_annex(requested, item, parsed["in_annex"], notes)
-    text = parsed["text"]
-    frm = _api_date(item.get("articoloDataInizioVigenza"))
-    to = _api_date(item.get("articoloDataFineVigenza"))
-    today = today or _clock.today()
-    not_yet = "NON ANCORA ESISTENTE O VIGENTE" in text.upper()
-    repealed = bool(re.search(r"\bABROGAT[OA]\b", text[:300])) and len(text) < 400
-    if parsed["preamble"] and requested.article == "1":
-        notes.append("the API put the act's preamble with art. 1; it is returned apart in `preamble`")
-    possibly_truncated = _truncated(parsed["labels"])
-    if possibly_truncated:
-        notes.append("the API returns at most 100 commi: this article may be cut; use the AKN export for the full text")
-    if requested.vigenza and frm and frm > requested.vigenza and not not_yet:
-        # asked for a date, answered a version that starts after it (the `lista` form's first item
-        # may start in the future: L. 234/2021 from 2027-01-01, legalize sample-with-tables.json)
-        raise NotAvailable(
-            f"the OpenData API answered the version in force from {frm} when asked for the text in force on "
-            f"{requested.vigenza}: that is not the text of that date",
-            urn=sent, in_force_from=frm, at_date=requested.vigenza,
-            valid="the portal's export of the whole act at that date (it_get_text without article, or it_get_act)",
-        )
-    future = bool(frm and frm > today.isoformat())
-    if future:
-        notes.append(f"this version starts on {frm}, after today: ask with !vig=<date> for the text in force now")
-    if repealed:
-        notes.append("repealed: ask with !vig= set to the day before the repeal for the last text")
-    num = parsed["num"]
+    return item, n_items, notes, html
+
+
+def _answer_key(num: str | None, requested: Urn) -> str | None:
+    """The answered article's key, read from its printed number, else the one asked for."""
     key = None
     if num:
         try:
@@ -450,21 +500,7 @@ def interpret_answer(
         except InvalidArg:
             key = None
     key = key or requested.article
-    act_type = API_TYPE_CODES.get(str(item.get("tipoProvvedimentoCodice") or ""))
-    number = str(item.get("numeroProvvedimento")) if item.get("numeroProvvedimento") else None
-    date = _ymd(item.get("annoProvvedimento"), item.get("meseProvvedimento"), item.get("giornoProvvedimento"))
-    page_urn = msgspec.structs.replace(requested, annex=None, version=None, vigenza=None)
-    return ApiArticle(
-        urn=sent, article_key=key, heading=parsed["heading"], text=text, in_force_from=frm, in_force_to=to,
-        act_title=_ws(item.get("titolo") or ""), act_subtitle=_ws(item.get("sottoTitolo") or ""),
-        act_type=act_type, act_type_code=item.get("tipoProvvedimentoCodice"), number=number, date=date,
-        gu_date=_ymd(item.get("annoGU"), item.get("meseGU"), item.get("giornoGU")),
-        gu_number=item.get("numeroGU"), supplement=item.get("numeroSupplemento"), at_date=requested.vigenza,
-        citation=citation_for(requested), source_url=portal_url(page_urn, portal_base),
-        html=html if include_html else None, preamble=parsed["preamble"] if _has_words(parsed["preamble"]) else None,
-        editorial_notes=parsed["notes"], repealed=repealed, not_yet_in_force=not_yet, future_version=future,
-        possibly_truncated=possibly_truncated, candidates=n_items, notes=notes,
-    )
+    return key
 
 
 def _has_words(s: str | None) -> bool:

@@ -1,6 +1,6 @@
 """What happened to each provision, as the Normattiva export itself records it.
 
-Pure: strings in, msgspec Structs out; fed by `akn.py` with an article's raw text (markers and
+Pure: strings in, msgspec Structs out; fed by `akn/parser.py` with an article's raw text (markers and
 note numbers still in), its commi and its editorial notes, and with the act's preface note.
 
 Sources read (every one is recorded with the capture it was seen in, DISCOVERY.md "Lifecycle"):

@@ -33,7 +33,7 @@ from it_eli.law.urn import (
 )
 
 if TYPE_CHECKING:
-    from .akn import Act
+    from .akn.model import Act
 
 AKN_PATH = "/do/atto/caricaAKN"
 
@@ -257,7 +257,7 @@ async def fetch_act(
     client: HttpClient, settings: Settings, ref: Urn | Eli | str, at_date: str | _dt.date | None = None
 ) -> tuple[Act, str]:
     """Fetch and parse an act: (akn.Act, source_url); identity checked on the parsed Act too."""
-    from .akn import parse_act  # parser lives beside us; imported late so URN tools stay light
+    from .akn.parser import parse_act  # parser lives beside us; imported late so URN tools stay light
 
     parsed = parse_reference(ref) if isinstance(ref, str) else ref
     fetched = await fetch_act_xml(client, settings, parsed, at_date)
