@@ -20,7 +20,7 @@ import lxml.html
 import msgspec
 
 from it_eli.runtime.errors import InvalidArg, UpstreamChanged
-from it_eli.sources.marks import HL_CLOSE, HL_OPEN, lookup_key
+from it_eli.sources.marks import HL_CLOSE, HL_OPEN, clip, lookup_key
 
 from .http import RETRY_LATER, HttpClient
 
@@ -134,7 +134,6 @@ _ECLI_RE = re.compile(r"ECLI:IT:([A-Z]{2,8}):(\d{4}):0*(\d{1,7})([A-Z]{0,6})")
 _PAGER_RE = re.compile(r"Risultati\s+da\s+\d+\s+a\s+\d+", re.I)
 
 MAX_SNIPPET_CHARS = 600
-MAX_FIELD_CHARS = 160
 
 DOC_PARAM_RES: dict[str, re.Pattern[str]] = {
     "nodeRef": re.compile(r""),
@@ -149,12 +148,6 @@ DOC_URL_VALID = (
 )
 # the decision host's `schema` (URL) -> sede: tar_rm (capture), cds (reported); others unknown
 SCHEMA_SEDE = {"tar_rm": "Roma", "cds": CDS}
-
-
-def _clip(value: str | None, limit: int = MAX_FIELD_CHARS) -> str | None:
-    if value is None or len(value) <= limit:
-        return value
-    return value[: limit - 1] + "…"
 
 
 def court_name(sede: str | None) -> str | None:
@@ -548,7 +541,7 @@ def _text(el: lxml.html.HtmlElement | None) -> str:
 def _raw_section(raw: str | None) -> str | None:
     """A section name we cannot read, as printed, for the citation (`SEZIONE STRALCIO` -> `stralcio`)."""
     text = re.sub(r"^sezione\s+", "", " ".join((raw or "").split()).lower())
-    return _clip(text, 40) or None
+    return clip(text, 40) or None
 
 
 def _hit(article: lxml.html.HtmlElement, document_base: str) -> GaHit | None:
@@ -598,20 +591,20 @@ def _hit(article: lxml.html.HtmlElement, document_base: str) -> GaHit | None:
     if section is None and em and em.group(4) == "APLE":
         section = "Ad. plen."  # ECLI type of the Adunanza plenaria (reported)
     decision_type = dtype.capitalize() if dtype else None
-    court = court_name(sede) or (_clip(raw_sede.title(), 60) if raw_sede else None)
+    court = court_name(sede) or (clip(raw_sede.title(), 60) if raw_sede else None)
     return GaHit(
         citation=ga_citation(sede, section or _raw_section(raw_section), decision_type, number, year, court=court),
         ecli=ecli,
         court=court,
-        sede=sede or _clip(raw_sede, 60),
+        sede=sede or clip(raw_sede, 60),
         region=SEATS[sede][0] if sede in SEATS else None,
-        section=section or _clip(raw_section, 60),
-        decision_type=_clip(decision_type, 60),
-        number=_clip(number, 12),
+        section=section or clip(raw_section, 60),
+        decision_type=clip(decision_type, 60),
+        number=clip(number, 12),
         year=year,
-        portal_number=_clip(raw_number, 20),
-        registro_generale=_clip(rg, 20),
-        snippet=_clip(snippet, MAX_SNIPPET_CHARS),
+        portal_number=clip(raw_number, 20),
+        registro_generale=clip(rg, 20),
+        snippet=clip(snippet, MAX_SNIPPET_CHARS),
         document_url=document_url,
         pdf_only=bool(document_url and is_pdf_url(document_url)),
         source_url=document_url or (url if url and len(url) <= 1000 else None) or document_base,
@@ -728,16 +721,16 @@ def parse_decision_xml(body: bytes) -> tuple[GaMetadata, str, list[GaSection]]:
     reg_year = _int_or_none(reg.get("anno")) if reg is not None else None
     reg_n = reg.get("n") if reg is not None else None
     metadata = GaMetadata(
-        document_id=_clip(meta.get("id") if meta is not None else None, 80),
-        tipologia=_clip(_block_text(_child(meta, "tipologia")) or None, 60),
-        numero=_clip(fasc.get("n") if fasc is not None else None, 12),
+        document_id=clip(meta.get("id") if meta is not None else None, 80),
+        tipologia=clip(_block_text(_child(meta, "tipologia")) or None, 60),
+        numero=clip(fasc.get("n") if fasc is not None else None, 12),
         anno=_int_or_none(fasc.get("anno")) if fasc is not None else None,
-        registro_generale=_clip(f"{reg_n}/{reg_year}" if reg_n and reg_year else None, 30),
+        registro_generale=clip(f"{reg_n}/{reg_year}" if reg_n and reg_year else None, 30),
         registro_anno=reg_year,
-        urn=_clip((urn.text or "").strip() or None if urn is not None else None, 200),
+        urn=clip((urn.text or "").strip() or None if urn is not None else None, 200),
         data_pubblicazione=_dmy_to_iso(_block_text(_child(meta, "dataPubblicazione"))),
-        estensore=_clip((est.text or "").strip() or None if est is not None else None),
-        court=_clip(" ".join(court_lines) or None, 300),
+        estensore=clip((est.text or "").strip() or None if est is not None else None),
+        court=clip(" ".join(court_lines) or None, 300),
     )
     parts: list[str] = []
     sections: list[GaSection] = []
@@ -814,7 +807,7 @@ def decision_identity(url: str, metadata: GaMetadata, hit: GaHit | None = None) 
     return {
         "citation": ga_citation(sede, section, dtype, number, year),
         "ecli": ecli, "ecli_source": source, "court": court_name(sede), "sede": sede, "section": section,
-        "decision_type": _clip(dtype, 60), "number": _clip(number, 12), "year": year,
+        "decision_type": clip(dtype, 60), "number": clip(number, 12), "year": year,
         "publication_date": metadata.data_pubblicazione, "note": note,
     }
 

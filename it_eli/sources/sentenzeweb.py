@@ -29,7 +29,7 @@ from it_eli.runtime.errors import (
     UpstreamChanged,
     UpstreamUnavailable,
 )
-from it_eli.sources.marks import HL_CLOSE, HL_OPEN, lookup_key
+from it_eli.sources.marks import HL_CLOSE, HL_OPEN, clip, lookup_key
 
 from .http import RETRY_LATER, HttpClient
 
@@ -123,13 +123,6 @@ QUERY_VALID = (
 # Caps on fields copied from upstream answers, so no answer outgrows the budget (it_eli.mcp.budget).
 MAX_SNIPPET_CHARS = 600
 MAX_MATERIA = 5
-MAX_FIELD_CHARS = 160
-
-
-def _clip(value: str | None, limit: int = MAX_FIELD_CHARS) -> str | None:
-    if value is None or len(value) <= limit:
-        return value
-    return value[: limit - 1] + "…"
 
 
 # ---------------------------------------------------------------- raw Solr shapes
@@ -618,12 +611,12 @@ def citation(doc: SolrDoc) -> str:
     number = _int(_first(doc.numdec)) or (int(m.group(4)) if m else None)
     year = _first(doc.anno) or (m.group(2) if m else None)
     parts = ["Cass. civ." if kind == "snciv" else "Cass. pen." if kind == "snpen" else "Cass."]
-    sez = section_label(kind, _clip(szdec, 8), _clip(doc.ssz, 8))
+    sez = section_label(kind, clip(szdec, 8), clip(doc.ssz, 8))
     if sez:
         parts.append(f"sez. {sez}")
     ref = type_abbr(doc.tipoprov, doc.id)
     if number is not None and year:
-        ref += f" n. {number}/{_clip(year, 8)}"
+        ref += f" n. {number}/{clip(year, 8)}"
     parts.append(ref)
     return ", ".join(parts)
 
@@ -705,16 +698,16 @@ def _hit(doc: SolrDoc, highlighting: dict[str, dict[str, list[str]]], sentenzewe
         sic_id=doc.id,
         citation=citation(doc),
         chamber=CHAMBER_OF_KIND.get(m.group(1)),
-        section=_clip(doc.szdec, 8) or m.group(3),
-        decision_type=_clip(doc.tipoprov, 60),
+        section=clip(doc.szdec, 8) or m.group(3),
+        decision_type=clip(doc.tipoprov, 60),
         number=_int(_first(doc.numdec)) or int(m.group(4)),
         year=_int(_first(doc.anno)) or int(m.group(2)),
         decision_date=iso_date(_first(doc.datdec)),
         deposit_date=iso_date(_first(doc.datdep) or _first(doc.pd)),
-        materia=[_clip(v) for v in _all(doc.materia)[:MAX_MATERIA]],
+        materia=[clip(v) for v in _all(doc.materia)[:MAX_MATERIA]],
         ecli=ecli(doc),
         pdf_url=pdf_url(doc, sentenzeweb_url),
-        snippet=_clip(snippet, MAX_SNIPPET_CHARS),
+        snippet=clip(snippet, MAX_SNIPPET_CHARS),
         source_url=source_url(doc, sentenzeweb_url),
     )
 
@@ -724,7 +717,7 @@ def _facet(pairs: list[str | int]) -> list[FacetCount]:
     for i in range(0, len(pairs) - 1, 2):
         value, count = pairs[i], pairs[i + 1]
         if isinstance(count, int) and count > 0:
-            out.append(FacetCount(value=_clip(str(value), 60), count=count))
+            out.append(FacetCount(value=clip(str(value), 60), count=count))
     return out
 
 
@@ -767,7 +760,7 @@ def parse_search(
 
     nxt = start + len(hits)
     return CassazioneSearchResult(
-        query=_clip(query, 2000) or "",
+        query=clip(query, 2000) or "",
         solr_query=solr_query,
         filters=filters,
         total=total,
@@ -807,8 +800,8 @@ def parse_decision(body: bytes, *, sic_id: str, sentenzeweb_url: str, content_ty
         materia=hit.materia,
         ecli=hit.ecli,
         pdf_url=hit.pdf_url if status != "obscuring_in_progress" else None,  # as the court: no PDF yet
-        presidente=_clip(_first(doc.presidente)),
-        relatore=_clip(_first(doc.relatore)),
+        presidente=clip(_first(doc.presidente)),
+        relatore=clip(_first(doc.relatore)),
         text_status=status,
         text=full,
         dispositivo="\n".join(_all(doc.ocrdis)).strip(),
