@@ -41,7 +41,6 @@ LONG_MODULES: dict[str, str] = {
     "it_eli.search.statutes": "to split (issue 22)",
     "it_eli.services.legislation": "to split (issue 22)",
     "it_eli.services.verification": "to split (issue 22)",
-    "it_eli.sources.ga": "to split (issue 22)",
     "it_eli.sources.normattiva.akn": "to split (issue 22)",
     "it_eli.sources.sentenzeweb": "to split (issue 22)",
 }
@@ -58,7 +57,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.services.caselaw_live.it_ga_search": "to split (issue 22)",
     "it_eli.services.legislation.served_article": "to split (issue 22)",
     "it_eli.services.verification.Verifier._judge_article": "to split (issue 22)",
-    "it_eli.sources.ga._hit": "to split (issue 22)",
     "it_eli.sources.normattiva.akn._attachment_articles": "to split (issue 22)",
     "it_eli.sources.normattiva.akn._body_article": "to split (issue 22)",
     "it_eli.sources.normattiva.akn._identity": "to split (issue 22)",

@@ -22,7 +22,8 @@ import msgspec
 from it_eli.sources import ga, sentenzeweb, tls
 from it_eli.runtime.config import Settings
 from it_eli.runtime.errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable, checked_int
-from it_eli.sources.ga import GaHit, GaMetadata, GaSearchResult, GaSection, GaText
+from it_eli.sources.ga.decision import GaMetadata, GaSection, GaText
+from it_eli.sources.ga.portal import GaHit, GaSearchResult
 from it_eli.sources.http import HttpClient
 from it_eli.sources.sentenzeweb import (
     CassazioneFacets,
