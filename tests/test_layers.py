@@ -42,7 +42,6 @@ LONG_MODULES: dict[str, str] = {
     "it_eli.services.legislation": "to split (issue 22)",
     "it_eli.services.verification": "to split (issue 22)",
     "it_eli.sources.normattiva.akn": "to split (issue 22)",
-    "it_eli.sources.sentenzeweb": "to split (issue 22)",
 }
 # "module.qualified.name" -> why it may be longer (data tables only)
 LONG_FUNCTIONS: dict[str, str] = {

@@ -25,7 +25,7 @@ from it_eli.runtime.errors import InvalidArg, ItEliError, UpstreamChanged, Upstr
 from it_eli.sources.ga.decision import GaMetadata, GaSection, GaText
 from it_eli.sources.ga.portal import GaHit, GaSearchResult
 from it_eli.sources.http import HttpClient
-from it_eli.sources.sentenzeweb import (
+from it_eli.sources.sentenzeweb.answers import (
     CassazioneFacets,
     CassazioneHit,
     CassazioneSearchResult,
