@@ -41,8 +41,6 @@ LONG_MODULES: dict[str, str] = {
     "it_eli.search.statutes": "to split (issue 22)",
     "it_eli.services.legislation": "to split (issue 22)",
     "it_eli.services.verification": "to split (issue 22)",
-    "it_eli.sources.ga": "to split (issue 22)",
-    "it_eli.sources.sentenzeweb": "to split (issue 22)",
 }
 # "module.qualified.name" -> why it may be longer (data tables only)
 LONG_FUNCTIONS: dict[str, str] = {
@@ -54,10 +52,8 @@ LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.search.query.ranked_search": "to split (issue 22)",
     "it_eli.search.query_assist.expand": "to split (issue 22)",
     "it_eli.search.statutes.StatuteStore.search": "to split (issue 22)",
-    "it_eli.services.caselaw_live.it_ga_search": "to split (issue 22)",
     "it_eli.services.legislation.served_article": "to split (issue 22)",
     "it_eli.services.verification.Verifier._judge_article": "to split (issue 22)",
-    "it_eli.sources.ga._hit": "to split (issue 22)",
 }
 
 

@@ -398,7 +398,7 @@ async def test_standard_descriptions_fit_and_real_mismatches_stay(qa_home):
 def test_a_ga_number_that_starts_like_its_year_is_not_cut():
     """The GA client splits the portal's '202620261' into n. 20261/2026; the verifier must not cut
     the year off the number a second time (n. 1/2026)."""
-    from it_eli.sources.ga import GaHit
+    from it_eli.sources.ga.portal import GaHit
     from it_eli.services.verification import _ga_number
 
     hit = GaHit(number="20261", year=2026, portal_number="202620261", source_url="https://www.giustizia-amministrativa.it/")

@@ -18,7 +18,9 @@ import re
 import pytest
 from lxml import html as lxml_html
 
+from it_eli.runtime.errors import InvalidArg
 from it_eli.sources import sentenzeweb as sw
+from it_eli.sources.sentenzeweb import answers
 from it_eli.sources.http import HttpClient
 from it_eli.services import caselaw_live as tools
 from tests import sentenzeweb_frontend as fe
@@ -59,7 +61,7 @@ def test_every_card_parses_to_the_values_the_court_printed(material):
     seen = 0
     for page in pages:
         for card in fe.cards(page):
-            hit = sw._hit(_doc_from_card(card), {}, BASE)
+            hit = answers._hit(_doc_from_card(card), {}, BASE)
             assert hit.sic_id == card["id"]
             assert hit.ecli == card["ecli"].strip("() "), card  # ECLI:IT:CASS:2022:4CIV for numdec 00004
             assert hit.pdf_url == "https://www.italgiure.giustizia.it" + card["pdf"], card
@@ -76,11 +78,11 @@ def test_an_interlocutory_order_is_cited_ord_interl(material):
     _, pages = material
     cards = [c for p in pages for c in fe.cards(p) if c["tipoprov"] == "Ordinanza Interlocutoria"]
     assert cards and all(c["id"].endswith("I") for c in cards)
-    hit = sw._hit(_doc_from_card(cards[0]), {}, BASE)
+    hit = answers._hit(_doc_from_card(cards[0]), {}, BASE)
     assert hit.citation == "Cass. civ., sez. V, ord. interl. n. 30016/2025"
     assert hit.ecli == "ECLI:IT:CASS:2025:30016CIV"
     # the type letter of the id alone gives the same citation (a record without tipoprov)
-    bare = sw._hit(sw.SolrDoc(id=cards[0]["id"]), {}, BASE)
+    bare = answers._hit(sw.SolrDoc(id=cards[0]["id"]), {}, BASE)
     assert bare.citation == hit.citation and bare.pdf_url is None  # no file name: no PDF link claimed
 
 
@@ -110,10 +112,10 @@ def test_section_codes_are_the_scripts_and_T_is_a_subsection(material):
     ssz = _script_table(script, "ssz2l")
     assert ssz == {"5": "T", "L": "LAVORO"}
     assert sw.section_label("snciv", "6", "5") == "VI-T" and sw.section_label("snciv", "6", "L") == "VI-L"
-    with pytest.raises(sw.InvalidArg):
+    with pytest.raises(InvalidArg):
         sw.resolve_section("T")  # not a section: the tax sub-section of the sixth
     for written in ("VI-T", "6-T", "sez. VI-L", "6-5"):  # how lawyers cite a sub-section: no such filter
-        with pytest.raises(sw.InvalidArg) as exc:
+        with pytest.raises(InvalidArg) as exc:
             sw.resolve_section(written)
         assert "section=6" in exc.value.valid
 
@@ -238,7 +240,7 @@ def test_paths_facet_parameters_and_sorts_are_the_scripts(material):
     assert "sort" not in dict(sw.search_params("x", [], 10, 0, "relevance"))
     assert dict(sw.search_params("x", [], 10, 0, "deposit_date"))["sort"] == "pd desc,numdec desc"
     assert dict(sw.search_params("x", [], 10, 0, "data udienza"))["sort"] == "datdec desc,pd desc,numdec desc"
-    with pytest.raises(sw.InvalidArg) as exc:
+    with pytest.raises(InvalidArg) as exc:
         sw.resolve_sort("alphabetical")
     assert "deposit_date" in exc.value.valid
 

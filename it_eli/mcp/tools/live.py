@@ -14,8 +14,8 @@ from msgspec import Meta
 from it_eli.sources import ga, sentenzeweb
 from it_eli.mcp.budget import fit_end, json_cost
 from it_eli.runtime.errors import InvalidArg
-from it_eli.sources.ga import GaMetadata, GaSection, GaText
-from it_eli.sources.sentenzeweb import CassazioneIdentity, CassazioneText, TextStatus
+from it_eli.sources.ga.decision import GaMetadata, GaSection, GaText
+from it_eli.sources.sentenzeweb.answers import CassazioneIdentity, CassazioneText, TextStatus
 from it_eli.services import caselaw_live as live
 from . import paging
 from .registry import tool
