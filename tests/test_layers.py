@@ -52,7 +52,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.law.scanner._parse_act": "to split (issue 22)",
     "it_eli.mcp.tools.verify.it_coverage": "to split (issue 22)",
     "it_eli.search.index_archive.export_index": "to split (issue 22)",
-    "it_eli.search.query_assist.expand": "to split (issue 22)",
     "it_eli.search.statutes.StatuteStore.search": "to split (issue 22)",
     "it_eli.services.caselaw_live.it_ga_search": "to split (issue 22)",
     "it_eli.services.legislation.served_article": "to split (issue 22)",
