@@ -100,7 +100,8 @@ def main(argv: list[str]) -> int:
 
     from it_eli.runtime.config import load_settings
     from it_eli.search.decisions import build_index, DecisionIndex
-    from it_eli.search.index_archive import export_index, import_archive
+    from it_eli.search.index_archive import export_index
+    from it_eli.search.archive_import import import_archive
 
     from tests.synthetic_corpus import generate, make_queries
 
