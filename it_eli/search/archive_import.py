@@ -264,7 +264,7 @@ def _read_all(fh) -> bytes:
 
 def _stage_targets(settings: Settings, roots: set[str], stack: contextlib.ExitStack, staged: list[Path]) -> dict[str, Path]:
     """A fresh directory beside the live one for each part, with the lock its writers take."""
-    from .decisions import index_root as decisions_root
+    from .decisions.model import index_root as decisions_root
     from .statutes import StatuteStore
 
     targets: dict[str, Path] = {}
@@ -318,7 +318,7 @@ def _check_indexes_open(manifest: Manifest, targets: dict[str, Path]) -> None:
 
 def _publish(settings: Settings, manifest: Manifest, targets: dict[str, Path], origin: dict) -> list[str]:
     """Record where each index came from in its meta, then swap CURRENT as a build does."""
-    from .decisions import index_root as decisions_root
+    from .decisions.model import index_root as decisions_root
     from .statutes import StatuteStore
 
     published = []

@@ -246,7 +246,7 @@ def export_index(settings: Settings, dest: Path, *, with_statutes: bool = False,
     The index is held still while it is read (the build lock; the statute write lock), and the
     archive is written to `dest.part` and renamed, so a half-written archive never has its name.
     """
-    from .decisions import index_root as decisions_root
+    from .decisions.model import index_root as decisions_root
 
     started = time.monotonic()
     dest = Path(dest)

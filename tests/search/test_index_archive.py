@@ -22,7 +22,8 @@ from aiohttp.test_utils import TestServer
 
 from it_eli.cli import main as cli
 from it_eli.services.app import App
-from it_eli.search.decisions import DecisionIndex, build_index
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index
 from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg
 from it_eli.search.index_archive import export_index
 from it_eli.search.archive_import import import_archive
