@@ -41,7 +41,7 @@ def _settings(home: Path, **extra: str):
 def answers(settings, queries: list[str]) -> list:
     import msgspec
 
-    from it_eli.search.decisions import DecisionIndex
+    from it_eli.search.decisions.reader import DecisionIndex
 
     idx = DecisionIndex(settings)
     out = []
@@ -99,8 +99,10 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
 
     from it_eli.runtime.config import load_settings
-    from it_eli.search.decisions import build_index, DecisionIndex
-    from it_eli.search.index_archive import export_index, import_archive
+    from it_eli.search.decisions.reader import DecisionIndex
+    from it_eli.search.decisions.build import build_index
+    from it_eli.search.index_archive import export_index
+    from it_eli.search.archive_import import import_archive
 
     from tests.synthetic_corpus import generate, make_queries
 

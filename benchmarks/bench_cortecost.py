@@ -76,7 +76,7 @@ def dir_bytes(path: Path) -> int:
 # ---------------------------------------------------------------- children (one build each)
 
 def child_iteli(archive: Path, home: Path, heap_bytes: int, threads: int) -> dict:
-    import it_eli.search.decisions as decisions
+    import it_eli.search.decisions.build as decisions
 
     # Where the time goes: wrap (in this child only) the archive reader and the per-document
     # Python work; what remains is Tantivy (indexing threads, commit) and the loop itself.
@@ -140,7 +140,7 @@ def child_floor(archive: Path, work: Path, threads: int, heap_bytes: int) -> dic
     taken out of `it_legal`. On a 2-core machine no build can take less than its total CPU / 2."""
     import tantivy
 
-    import it_eli.search.decisions as decisions
+    import it_eli.search.decisions.build as decisions
     from it_eli.search.analysis import build_tantivy_analyzer
     from it_eli.sources.cortecost import SourceReport, iter_source
     from it_eli.search.schema import create_index, load_index_def
@@ -151,7 +151,7 @@ def child_floor(archive: Path, work: Path, threads: int, heap_bytes: int) -> dic
     t = time.process_time()
     full = [decisions._document(d) for d in records]
     document_cpu = time.process_time() - t
-    an = decisions._analyzer()
+    an = decisions.shared_analyzer()
     body_only = []
     for d in records:
         doc = tantivy.Document(ecli=d.ecli, anno=d.anno, numero=d.numero, tipologia=d.tipologia)
@@ -244,7 +244,7 @@ def time_queries(run, queries: list[tuple[str, int | None]], rounds: int) -> tup
 
 
 def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], rounds: int, seed: int) -> dict:
-    from it_eli.search.decisions import DecisionIndex
+    from it_eli.search.decisions.reader import DecisionIndex
     from it_eli.runtime.errors import QueryError
 
     rng = random.Random(seed)
@@ -272,7 +272,7 @@ def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], 
 
     def iteli_core(q: str, year: int | None) -> int:
         """Diagnostic: it_eli's ranked search with count and facets, without snippets."""
-        from it_eli.search.decisions import FIELD_ALIASES
+        from it_eli.search.decisions.model import FIELD_ALIASES
         from it_eli.search.query import HitWindow, ranked_search
         from it_eli.law.query import parse_query
 
@@ -497,7 +497,7 @@ def main(argv: list[str]) -> int:
     log("build: it_eli (child process) ...")
     it, it_rss, it_wall = run_child(["iteli", "--archive", str(info.path), "--target", str(home),
                                      "--heap-mb", str(args.heap_mb), "--threads", str(args.threads)], work / "iteli.json")
-    from it_eli.search.decisions import index_root
+    from it_eli.search.decisions.model import index_root
     from it_eli.search.indexdir import IndexDir
 
     current = IndexDir(index_root(_settings(home))).current()

@@ -33,7 +33,7 @@ def prepare(work: Path) -> Path:
     import shutil
 
     from it_eli.runtime.config import load_settings
-    from it_eli.search.decisions import build_index
+    from it_eli.search.decisions.build import build_index
 
     home = work / "home"
     shutil.rmtree(home, ignore_errors=True)

@@ -22,7 +22,8 @@ def offline_env(home: Path) -> dict[str, str]:
 
 def prepare_home(settings, testdata: Path) -> None:
     """Import every Normattiva export and build the COST sample index (idempotent)."""
-    from it_eli.search.decisions import DecisionIndex, build_index
+    from it_eli.search.decisions.reader import DecisionIndex
+    from it_eli.search.decisions.build import build_index
     from it_eli.search.statutes import StatuteStore, import_files
 
     if not StatuteStore(settings).list_acts():

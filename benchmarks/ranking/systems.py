@@ -59,7 +59,7 @@ class ItEli(System):
         from it_eli.search.analysis import Analyzer
         from it_eli.search.schema import build_schema, load_index_def, register_analyzers
 
-        from it_eli.search.decisions import add_parts
+        from it_eli.search.decisions.build import add_parts
 
         defn = load_index_def({"statutes": "statute_articles", "decisions": "decisions"}[col.kind])
         if self.catch_all is False:
@@ -83,7 +83,7 @@ class ItEli(System):
             doc = tantivy.Document()
             doc.add_text(id_field, d.id)
             fields = {n: t for n, t in d.fields.items() if n not in self.drop_fields}
-            # as the appliance does (it_eli.search.decisions._document, it_eli.search.statutes.add_searchable)
+            # as the appliance does (it_eli.search.decisions.build._document, it_eli.search.statutes.add_searchable)
             if col.kind == "statutes":
                 add_searchable(doc, defn, {n: t for n, t in fields.items() if n in defn.parts}, part_an)
             else:

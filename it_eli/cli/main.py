@@ -75,7 +75,7 @@ def _cmd_index_build(args, settings) -> int:
 
 
 def _cmd_index_status(args, settings) -> int:
-    from it_eli.search.decisions import DecisionIndex
+    from it_eli.search.decisions.reader import DecisionIndex
 
     stats = DecisionIndex(settings).stats()
     import msgspec

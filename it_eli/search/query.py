@@ -4,6 +4,7 @@ the ranked search every local index shares: hit windows, proximity, exact forms,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -314,31 +315,11 @@ def ranked_search(
     `proximity_of`: the query whose adjacent words earn the proximity bonus, when `parsed` is a
     rewrite of it (the thesaurus alternatives of it_eli.search.query_assist).
     """
-    def compile_(conjunction: bool) -> tuple[tantivy.Query, bool]:
-        """The query, and whether some implicit AND was loosened into OR (else it is the AND)."""
-        qc = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=conjunction,
-                           tie_breaker=tie_breaker)
-        q = qc.compile(parsed.root)
-        if q is None:
-            raise QueryError(
-                "the query has only stopwords or no searchable words",
-                valid="include at least one meaningful word (e.g. 'legittimità', 'responsabilità')",
-            )
-        return q, qc.loosened
-
     prox_fields = default_fields if proximity_fields is None else proximity_fields
     prox = proximity_query(proximity_of or parsed, schema, prox_fields, analyzers, weight=proximity) if proximity > 0 else None
     exact = exact_form_query(parsed, schema, exact_fields, analyzers) if exact_fields else None
-
-    def scored(q: tantivy.Query, exclude: tantivy.Query | None = None) -> tantivy.Query:
-        clauses = [(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filters]
-        if exclude is not None:
-            clauses.append((tantivy.Occur.MustNot, exclude))
-        if prox is not None:
-            clauses.append((tantivy.Occur.Should, prox))
-        if exact is not None:
-            clauses.append((tantivy.Occur.Should, exact))
-        return clauses[0][1] if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
+    compile_ = functools.partial(_compile, parsed, schema, default_fields, field_aliases, analyzers, tie_breaker)
+    scored = functools.partial(_scored, filters=filters, prox=prox, exact=exact)
 
     limit, offset = window.size, window.start
     qc_and = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=True, tie_breaker=tie_breaker)
@@ -350,7 +331,42 @@ def ranked_search(
         res = searcher.search(scored(q_or), limit=limit, offset=offset, count=True)
         return RankedSearch(hits=list(res.hits), count=res.count, query=q_or, relaxed=loosened)
     res = searcher.search(scored(q_and), limit=limit, offset=offset, count=True)
-    hits, count = list(res.hits), res.count
+    return _filled(searcher, parsed, q_and, list(res.hits), res.count, window, fill, compile_, scored)
+
+
+def _compile(parsed: ParsedQuery, schema: tantivy.Schema, default_fields: Mapping[str, float],
+             field_aliases: Mapping[str, list[str]], analyzers: Mapping[str, Analyzer], tie_breaker: float,
+             conjunction: bool) -> tuple[tantivy.Query, bool]:
+    """The query, and whether some implicit AND was loosened into OR (else it is the AND)."""
+    qc = QueryCompiler(schema, default_fields, field_aliases, analyzers, conjunction=conjunction,
+                       tie_breaker=tie_breaker)
+    q = qc.compile(parsed.root)
+    if q is None:
+        raise QueryError(
+            "the query has only stopwords or no searchable words",
+            valid="include at least one meaningful word (e.g. 'legittimità', 'responsabilità')",
+        )
+    return q, qc.loosened
+
+
+def _scored(q: tantivy.Query, exclude: tantivy.Query | None = None, *, filters, prox: tantivy.Query | None,
+            exact: tantivy.Query | None) -> tantivy.Query:
+    """`q` under the filters, without `exclude`, with the proximity and exact-form bonuses."""
+    clauses = [(tantivy.Occur.Must, q)] + [(tantivy.Occur.Must, f) for f in filters]
+    if exclude is not None:
+        clauses.append((tantivy.Occur.MustNot, exclude))
+    if prox is not None:
+        clauses.append((tantivy.Occur.Should, prox))
+    if exact is not None:
+        clauses.append((tantivy.Occur.Should, exact))
+    return clauses[0][1] if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
+
+
+def _filled(searcher: tantivy.Searcher, parsed: ParsedQuery, q_and: tantivy.Query, hits: list, count: int,
+            window: HitWindow, fill: bool, compile_, scored) -> RankedSearch:
+    """The hits of the AND query, followed by those of the OR query when fewer than a window
+    have every word (step 3 of ranked_search)."""
+    limit, offset = window.size, window.start
     # whether to fill depends on the query and the page size, never on the offset: every page of
     # one query then belongs to the same list, with the same total
     if parsed.plain_words < 2 or count >= limit or (count > 0 and not fill):

@@ -250,9 +250,31 @@ def expand(parsed: ParsedQuery, an: Analyzer, searcher: tantivy.Searcher | None 
     the index (`vocab_field`), the expansions stand in for them at full weight. `field`: the one
     field (alias) the expansions are searched in (the catch-all: one clause per word, not one per
     part), None for the default fields."""
+    children = _top_terms(parsed.root)
+    replace = _thesaurus_runs(children, an)
+    if not replace:
+        return parsed, []
+    out: list[Node] = []
+    said: list[str] = []
+    i = 0
+    while i < len(children):
+        if i not in replace:
+            out.append(children[i])
+            i += 1
+            continue
+        last, entries = replace[i]
+        alternatives, shown = _expanded_run(children[i:last + 1], entries, an, searcher, vocab_field, field)
+        said.append(shown)
+        out.append(alternatives)
+        i = last + 1
+    return msgspec.structs.replace(parsed, root=_with_children(parsed.root, out)), said
+
+
+def _thesaurus_runs(children: list[Node], an: Analyzer) -> dict[int, tuple[int, list[ThesaurusEntry]]]:
+    """The runs of plain content words that are thesaurus terms, the longest term first:
+    first child index -> (last child index, the term's entries)."""
     table = _keyed_thesaurus(an.name)
     by_first = _thesaurus_by_first(an.name)
-    children = _top_terms(parsed.root)
     content = []  # (index in children, the word's stem variants) for plain content words
     for i, t in enumerate(children):
         if _plain(t):
@@ -276,37 +298,29 @@ def expand(parsed: ParsedQuery, an: Analyzer, searcher: tantivy.Searcher | None 
         if all(_plain(children[k]) for k in range(first, last + 1)):
             replace[first] = (last, table[best])
         j += len(best)
-    if not replace:
-        return parsed, []
-    out: list[Node] = []
-    said: list[str] = []
-    i = 0
-    while i < len(children):
-        if i not in replace:
-            out.append(children[i])
-            i += 1
-            continue
-        last, entries = replace[i]
-        run = children[i:last + 1]
-        typed: Node = run[0] if len(run) == 1 else And(list(run), explicit=True)
-        typed_text = " ".join(t.text for t in run)
-        absent = searcher is not None and vocab_field is not None and not any(
-            searcher.doc_freq(vocab_field, v) for t in run for v in an.term_variants(t.text))
-        alts: list[Node] = [typed]
-        shown: list[str] = []
-        for e in entries:
-            for exp in e.expansions:
-                if exp in shown:
-                    continue
-                weight = 1.0 if absent else e.weight
-                words = [Term(w, field=field, boost=weight) for w in exp.split() if an.analyze(w)]
-                if words:
-                    alts.append(words[0] if len(words) == 1 else And(words, explicit=True))
-                    shown.append(exp)
-        said.append(f"{typed_text} → {', '.join(shown)}")
-        out.append(Or(alts))
-        i = last + 1
-    return msgspec.structs.replace(parsed, root=_with_children(parsed.root, out)), said
+    return replace
+
+
+def _expanded_run(run: list[Node], entries: list[ThesaurusEntry], an: Analyzer, searcher: tantivy.Searcher | None,
+                  vocab_field: str | None, field: str | None) -> tuple[Node, str]:
+    """A run of typed words OR each expansion of its entries, and how that reads ("scippo → furto
+    con strappo"); the expansions weigh as much as the words when the index has none of these."""
+    typed: Node = run[0] if len(run) == 1 else And(list(run), explicit=True)
+    typed_text = " ".join(t.text for t in run)
+    absent = searcher is not None and vocab_field is not None and not any(
+        searcher.doc_freq(vocab_field, v) for t in run for v in an.term_variants(t.text))
+    alts: list[Node] = [typed]
+    shown: list[str] = []
+    for e in entries:
+        for exp in e.expansions:
+            if exp in shown:
+                continue
+            weight = 1.0 if absent else e.weight
+            words = [Term(w, field=field, boost=weight) for w in exp.split() if an.analyze(w)]
+            if words:
+                alts.append(words[0] if len(words) == 1 else And(words, explicit=True))
+                shown.append(exp)
+    return Or(alts), f"{typed_text} → {', '.join(shown)}"
 
 
 # ---------------------------------------------------------------- the whole pipeline

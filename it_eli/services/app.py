@@ -37,7 +37,7 @@ class App:
     @property
     def decisions(self):
         if self._decisions is None:
-            from it_eli.search.decisions import DecisionIndex
+            from it_eli.search.decisions.reader import DecisionIndex
 
             self._decisions = DecisionIndex(self.settings)
         return self._decisions

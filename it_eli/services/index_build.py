@@ -12,8 +12,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from it_eli.runtime.errors import InvalidArg, ItEliError, UpstreamUnavailable
-from it_eli.search.decisions import BuildReport, build_index, update_index
-from it_eli.search.index_archive import ImportReport, check_sha256_arg, import_archive
+from it_eli.search.archive_import import import_archive
+from it_eli.search.decisions.build import build_index, update_index
+from it_eli.search.decisions.model import BuildReport
+from it_eli.search.index_archive import ImportReport, check_sha256_arg
 from it_eli.sources.http import check_url_allowed, download_to_file
 
 log = logging.getLogger(__name__)

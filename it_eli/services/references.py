@@ -166,7 +166,7 @@ def _decision(c: Citation) -> ReferenceIdentity:
         warnings.append(f"no ECLI: {why}; an ECLI is never guessed")
     source, tool = _DECISION_SOURCES.get(d.court, (None, None))
     if d.court == "COST" and d.ecli:
-        from it_eli.search.decisions import public_url  # the Court's page per ECLI (the index layer owns the URL form)
+        from it_eli.search.decisions.model import public_url
 
         source = public_url(d.ecli)
     if tool is None:

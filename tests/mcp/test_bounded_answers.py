@@ -98,7 +98,7 @@ def home(tmp_path_factory) -> Path:
     data = _testdata_dir()
     if not data.is_dir():
         pytest.skip(f"captured upstream data not found at {data}")
-    from it_eli.search.decisions import build_index
+    from it_eli.search.decisions.build import build_index
     from it_eli.search.statutes import import_files
 
     home = tmp_path_factory.mktemp("budget-home")

@@ -17,7 +17,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from it_eli.services.app import App
-from it_eli.search.decisions import build_index
+from it_eli.search.decisions.build import build_index
 from it_eli.mcp.tools.registry import call
 
 CASE_TOOLS = {"it_case_search", "it_case_get_decision", "it_case_recent", "it_case_stats"}

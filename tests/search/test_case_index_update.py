@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from it_eli.search.decisions import DecisionIndex, build_index, read_digests, update_index
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index, read_digests, update_index
 from it_eli.runtime.errors import IndexSchemaMismatch
 from it_eli.search.schema import META_FILE
 from tests.sources.test_cortecost_ingest import RECORD, court_archive

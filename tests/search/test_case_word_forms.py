@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from it_eli.search.analysis import Analyzer
-from it_eli.search.decisions import DecisionIndex, build_index
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index
 from tests.sources.test_cortecost_ingest import RECORD, court_archive
 
 

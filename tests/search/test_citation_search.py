@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from it_eli.search.decisions import DecisionIndex, build_index
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index
 from it_eli.law.forms import citation_phrases
 from it_eli.search.statutes import StatuteStore, import_files
 

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from it_eli.services.app import App
-from it_eli.search.decisions import DecisionIndex, build_index
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index
 from it_eli.runtime.errors import IndexMissing, IndexSchemaMismatch, InvalidArg, NotFound, QueryError
 from it_eli.search.query import HitWindow
 from it_eli.mcp.tools.registry import call

@@ -22,9 +22,11 @@ from aiohttp.test_utils import TestServer
 
 from it_eli.cli import main as cli
 from it_eli.services.app import App
-from it_eli.search.decisions import DecisionIndex, build_index
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index
 from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg
-from it_eli.search.index_archive import export_index, import_archive
+from it_eli.search.index_archive import export_index
+from it_eli.search.archive_import import import_archive
 from it_eli.search.statutes import StatuteStore, import_files
 from it_eli.mcp.tools import load_all
 from it_eli.mcp.tools.registry import call

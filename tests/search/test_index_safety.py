@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from it_eli.runtime.config import load_settings
-from it_eli.search.decisions import DecisionIndex, build_index
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index
 from it_eli.search.indexdir import IndexDir
 from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.search.query import HitWindow
@@ -38,7 +39,7 @@ BUILD_CHILD = """
 import sys
 from pathlib import Path
 from it_eli.runtime.config import load_settings
-from it_eli.search.decisions import build_index
+from it_eli.search.decisions.build import build_index
 settings = load_settings({"IT_ELI_HOME": sys.argv[1]})
 print("go", flush=True)
 report = build_index(settings, [Path(sys.argv[2])])

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from it_eli.services.app import App
-from it_eli.search.decisions import DecisionIndex, build_index, index_root
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index
+from it_eli.search.decisions.model import index_root
 from it_eli.search.housekeeping import clean_at_start
 from it_eli.search.indexdir import IndexDir
 from it_eli.mcp.tools.registry import call
@@ -70,7 +72,7 @@ def test_a_build_that_fills_the_disk_is_removed_and_the_previous_build_serves(ma
         import resource, signal
         from pathlib import Path
         from it_eli.runtime.config import load_settings
-        from it_eli.search.decisions import build_index
+        from it_eli.search.decisions.build import build_index
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (8000, resource.RLIM_INFINITY))  # the disk is full at 8 KB
         try:

@@ -11,7 +11,7 @@ import itertools
 import random
 import re
 
-from it_eli.search import decisions as D
+from it_eli.search.decisions import snippets as D
 
 STEMS = ["leg", "legg", "legge", "legittim", "costituzional", "cost", "art", "ar", "respons", "civil",
          "perc", "citta", "liberta", "l2", "x_y", "ñand", "straße", "dirit", "aa"]

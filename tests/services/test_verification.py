@@ -343,7 +343,7 @@ async def test_cost_index_complete_only_when_downloaded(tmp_path, testdata):
     """A year counts as complete only for an index built from the Court's full download."""
     import shutil
 
-    from it_eli.search.decisions import build_index
+    from it_eli.search.decisions.build import build_index
 
     settings = load_settings(offline_env(tmp_path / "home"))
     dl = settings.home / "downloads"

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from it_eli.sources.cortecost import SourceReport, clean_text, iter_source
-from it_eli.search.decisions import DecisionIndex, build_index
+from it_eli.search.decisions.reader import DecisionIndex
+from it_eli.search.decisions.build import build_index
 
 RECORD = {
     "numero_pronuncia": "238",

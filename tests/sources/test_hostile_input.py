@@ -43,7 +43,8 @@ HYP = settings(max_examples=150, deadline=None, suppress_health_check=[HealthChe
 
 @pytest.fixture(scope="module")
 def decisions(tmp_path_factory, testdata):
-    from it_eli.search.decisions import DecisionIndex, build_index
+    from it_eli.search.decisions.reader import DecisionIndex
+    from it_eli.search.decisions.build import build_index
 
     home = tmp_path_factory.mktemp("home")
     s = load_settings({"IT_ELI_HOME": str(home)})

@@ -10,14 +10,14 @@ import logging
 import msgspec
 from msgspec import Meta
 
-from it_eli.search.decisions import (
+from it_eli.search.decisions.arguments import validate_decision_ref
+from it_eli.search.decisions.model import (
     PROVENANCE,
     CaseSearchResult,
     CaseStats,
     DecisionHeader,
     RecentResult,
     StoredDecision,
-    validate_decision_ref,
 )
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
 from it_eli.search.query import HitWindow
