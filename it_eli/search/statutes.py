@@ -215,7 +215,7 @@ def now_iso() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _citation(src: dict, article: str | None = None) -> str:
+def statute_citation(src: dict, article: str | None = None) -> str:
     from it_eli.law import codes, urn as urnmod
 
     act_type, number, date, year = src.get("act_type"), src.get("act_number"), src.get("act_date"), src.get("act_year")
@@ -774,7 +774,7 @@ class StatuteStore:
             hits.append(StatuteHit(
                 urn=key[0], article=key[1], heading=src.get("heading"), snippet=_snippet(gens, src, self._an),
                 eli=src.get("eli"), in_force_date=None if version == ORIGINAL else version, act_title=src.get("act_title"),
-                human_readable_citation=_citation(src, key[1]), source_url=src.get("source_url", ""),
+                human_readable_citation=statute_citation(src, key[1]), source_url=src.get("source_url", ""),
                 repealed=bool(f["repealed"][0]), score=round(float(score), 4),
                 provision_status=status, status_note=status_note,
             ))

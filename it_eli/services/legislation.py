@@ -53,7 +53,7 @@ from it_eli.search.statutes import (
     ActVersion,
     StatuteStore,
     StoredArticle,
-    _citation,
+    statute_citation,
     is_placeholder,
     version_on,
 )
@@ -84,7 +84,7 @@ def _served(a: StoredArticle, *, at_date, served_from, stale, notes, eli=None, o
     if inserted is not None and (original or (inserted.since and day < inserted.since)):
         src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
                "act_title": a.act_title, "urn": a.urn}
-        cite = _citation(src, a.article)
+        cite = statute_citation(src, a.article)
         if original:
             raise NotFound(f"{cite} is not in the decree as published: {describe(inserted)}",
                            valid="the consolidated text (without @originale), from "
