@@ -77,13 +77,13 @@ class ItEli(System):
         part_analyzers = {analyzers[n].name for n in defn.parts}
         assert len(part_analyzers) == 1, "add_parts analyzes every part alike"
         part_an = analyzers[defn.parts[0]]
-        from it_eli.search.statutes import add_searchable
+        from it_eli.search.statutes.records import add_searchable
 
         for d in col.docs:
             doc = tantivy.Document()
             doc.add_text(id_field, d.id)
             fields = {n: t for n, t in d.fields.items() if n not in self.drop_fields}
-            # as the appliance does (it_eli.search.decisions._document, it_eli.search.statutes.add_searchable)
+            # as the appliance does (it_eli.search.decisions._document, it_eli.search.statutes.records.add_searchable)
             if col.kind == "statutes":
                 add_searchable(doc, defn, {n: t for n, t in fields.items() if n in defn.parts}, part_an)
             else:
@@ -146,9 +146,9 @@ class ItEli(System):
 
 
 def _expansion_alias(defn) -> dict:
-    """Where the thesaurus expansions are searched, as it_eli.search.statutes maps it."""
+    """Where the thesaurus expansions are searched, as it_eli.search.statutes.search maps it."""
     from it_eli.search.query_assist import EXPANSION_ALIAS
-    from it_eli.search.statutes import expansion_fields
+    from it_eli.search.statutes.search import expansion_fields
 
     return {EXPANSION_ALIAS: expansion_fields(defn)}
 

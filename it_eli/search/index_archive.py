@@ -251,7 +251,7 @@ def export_index(settings: Settings, dest: Path, *, with_statutes: bool = False,
     archive is written to `dest.part` and renamed, so a half-written archive never has its name.
     """
     from .decisions import index_root as decisions_root
-    from .statutes import StatuteStore
+    from .statutes.store import StatuteStore
 
     started = time.monotonic()
     dest = Path(dest)
@@ -561,7 +561,7 @@ def _read_all(fh) -> bytes:
 def _stage_targets(settings: Settings, roots: set[str], stack: contextlib.ExitStack, staged: list[Path]) -> dict[str, Path]:
     """A fresh directory beside the live one for each part, with the lock its writers take."""
     from .decisions import index_root as decisions_root
-    from .statutes import StatuteStore
+    from .statutes.store import StatuteStore
 
     targets: dict[str, Path] = {}
     if DECISIONS in roots:
@@ -615,7 +615,7 @@ def _check_indexes_open(manifest: Manifest, targets: dict[str, Path]) -> None:
 def _publish(settings: Settings, manifest: Manifest, targets: dict[str, Path], origin: dict) -> list[str]:
     """Record where each index came from in its meta, then swap CURRENT as a build does."""
     from .decisions import index_root as decisions_root
-    from .statutes import StatuteStore
+    from .statutes.store import StatuteStore
 
     published = []
     for ix in manifest.indexes:

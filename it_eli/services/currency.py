@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from it_eli.search.query import HitWindow
-from it_eli.search.statutes import StatuteStore, StoredArticle, statute_citation
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.records import StoredArticle, statute_citation
 
 __all__ = ["later_amending_acts"]
 

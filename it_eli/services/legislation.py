@@ -48,14 +48,14 @@ from it_eli.sources.normattiva.akn import parse_act
 from it_eli.sources.normattiva.lifecycle import article_events, clean_text
 from it_eli.law.provision_status import describe
 from it_eli.law.provision_status import inserted_event
-from it_eli.search.statutes import (
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.reading import version_on
+from it_eli.search.statutes.records import (
     ORIGINAL,
     ActVersion,
-    StatuteStore,
     StoredArticle,
     statute_citation,
     is_placeholder,
-    version_on,
 )
 from .references import unread_words
 

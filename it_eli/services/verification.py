@@ -34,7 +34,8 @@ from it_eli.law.grammar import LATIN, article_range_hint, canon_key, nearest_art
 from it_eli.law.provision_status import describe as describe_event
 from it_eli.law.provision_status import comma_status, item_status, whole_status
 from it_eli.search.query import HitWindow
-from it_eli.search.statutes import ORIGINAL, ActVersion, StatuteStore
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.records import ORIGINAL, ActVersion
 from it_eli.runtime.workers import PROCESS_MIN_CHARS, in_process, in_thread
 
 MAX_INPUT_CHARS = 1_000_000

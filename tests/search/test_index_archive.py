@@ -25,7 +25,8 @@ from it_eli.services.app import App
 from it_eli.search.decisions import DecisionIndex, build_index
 from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg
 from it_eli.search.index_archive import export_index, import_archive
-from it_eli.search.statutes import StatuteStore, import_files
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.loading import import_files
 from it_eli.mcp.tools import load_all
 from it_eli.mcp.tools.registry import call
 

@@ -45,7 +45,9 @@ from it_eli.services.legislation import (
     resolve_reference,
     SHARED_URN_CODES,
 )
-from it_eli.search.statutes import DATASET_NOTE, StatuteSearchResult, StatuteStore, StoredArticle, statute_citation
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.search import StatuteSearchResult
+from it_eli.search.statutes.records import DATASET_NOTE, StoredArticle, statute_citation
 from . import paging
 from .paging import next_hit_offset, page_size
 from .registry import tool
