@@ -53,7 +53,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.search.index_archive.export_index": "to split (issue 22)",
     "it_eli.search.query.ranked_search": "to split (issue 22)",
     "it_eli.search.query_assist.expand": "to split (issue 22)",
-    "it_eli.search.statutes.search.StatuteSearcher.search": "to split (issue 22)",
     "it_eli.services.caselaw_live.it_ga_search": "to split (issue 22)",
     "it_eli.services.legislation.served_article": "to split (issue 22)",
     "it_eli.services.verification.Verifier._judge_article": "to split (issue 22)",

@@ -219,6 +219,33 @@ class StatuteSearcher(StatuteReader):
         assisted = assisted_query(query, searcher, index.schema, vocab_field=self.defn.catch_all or "text",
                                   exact_field=(self.defn.exact_fields or [None])[0], an=self._an)
         parsed = assisted.parsed
+        aliases, analyzers = self._fields_searched()
+        day = at_date or today_iso()
+        filt, excluded = self._in_force_filters(index, urn, day)
+
+        ranked = ranked_search(
+            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, window=window, filters=filt,
+            tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
+            exact_fields=self.defn.exact_boosts, proximity_of=assisted.typed,
+        )
+        relaxed = ranked.relaxed
+        hits, first = self._page_hits(query, index, searcher, ranked, window, excluded, urn, day)
+        notes = list(parsed.notes) + assisted.assist.notes()
+        if first:
+            notes.append("the article the query cites comes first, then the articles the words find")
+        if relaxed:
+            notes.append("ranked by relevance over any of the words: articles with only some of them are included")
+        if at_date:
+            notes.append(f"each article once, in its text in force on {at_date} among the cached versions (acts with "
+                         "no cached version in force then are left out)")
+        return StatuteSearchResult(
+            query=query, total=ranked.count, offset=window.start, limit=window.size, hits=hits, acts_in_index=self.acts_count(),
+            relaxed_to_or=relaxed, at_date=at_date, notes=notes, expanded=assisted.assist.expanded,
+            corrected=assisted.assist.corrected, question_words=assisted.assist.question_words, cited_first=len(first),
+        )
+
+    def _fields_searched(self) -> tuple[dict[str, list[str]], dict[str, Analyzer]]:
+        """The field names a query may use ('rubrica:', 'testo:' ...) and the analyzer of each field."""
         aliases = {"rubrica": ["heading"], "heading": ["heading"], "testo": ["text"], "text": ["text"], "titolo": ["act_title"],
                    "contesto": ["context"], "context": ["context"]}
         aliases[EXPANSION_ALIAS] = expansion_fields(self.defn)
@@ -227,20 +254,24 @@ class StatuteSearcher(StatuteReader):
             analyzers[f] = self._exact_an
         if self.defn.catch_all:
             analyzers[self.defn.catch_all] = self._an
-        day = at_date or today_iso()
+        return aliases, analyzers
+
+    def _in_force_filters(self, index, urn: str | None, day: str) -> tuple[list[tantivy.Query], tantivy.Query | None]:
+        """The search's filters (the act asked for; the texts in force on `day`) and the query of
+        the texts left out (`_not_in_force`), which the cited articles are kept out of too."""
         filt = [tantivy.Query.term_query(index.schema, "urn", urn)] if urn else []
         excluded = self._not_in_force(day)
         if excluded is not None:
             filt.append(tantivy.Query.boolean_query([
                 (tantivy.Occur.Must, tantivy.Query.all_query()), (tantivy.Occur.MustNot, excluded),
             ]))
+        return filt, excluded
 
-        ranked = ranked_search(
-            searcher, index.schema, parsed, self.defn.boosts, aliases, analyzers, window=window, filters=filt,
-            tie_breaker=self.defn.tie_breaker, proximity_fields=self.defn.proximity_boosts,
-            exact_fields=self.defn.exact_boosts, proximity_of=assisted.typed,
-        )
-        text_q, relaxed = ranked.query, ranked.relaxed
+    def _page_hits(self, query: str, index, searcher, ranked, window: HitWindow, excluded, urn: str | None,
+                   day: str) -> tuple[list[StatuteHit], list]:
+        """The page's hits, each article once with its snippet and status on `day`; on the first
+        page the articles the query cites come first (returned too, as `first`)."""
+        text_q = ranked.query
         hits: list[StatuteHit] = []
         seen: set[tuple[str, str]] = set()
         gens = {p: tantivy.SnippetGenerator.create(searcher, text_q, index.schema, p) for p in ("text", "heading")}
@@ -273,16 +304,4 @@ class StatuteSearcher(StatuteReader):
             ))
             if len(hits) >= window.size + len(first):
                 break
-        notes = list(parsed.notes) + assisted.assist.notes()
-        if first:
-            notes.append("the article the query cites comes first, then the articles the words find")
-        if relaxed:
-            notes.append("ranked by relevance over any of the words: articles with only some of them are included")
-        if at_date:
-            notes.append(f"each article once, in its text in force on {at_date} among the cached versions (acts with "
-                         "no cached version in force then are left out)")
-        return StatuteSearchResult(
-            query=query, total=ranked.count, offset=window.start, limit=window.size, hits=hits, acts_in_index=self.acts_count(),
-            relaxed_to_or=relaxed, at_date=at_date, notes=notes, expanded=assisted.assist.expanded,
-            corrected=assisted.assist.corrected, question_words=assisted.assist.question_words, cited_first=len(first),
-        )
+        return hits, first
