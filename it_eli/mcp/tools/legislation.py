@@ -33,12 +33,9 @@ from it_eli.law.provision_status import (
 )
 from it_eli.search.query import HitWindow
 from it_eli.services.references import CitedDecision, Kind, ReferenceIdentity, identify_reference
-from it_eli.services.legislation import (
-    RETRY_HELP,
-    UNREACHABLE,
-    ServedArticle,
-    act_version,
-    served_article,
+from it_eli.services.legislation.articles import ServedArticle, served_article
+from it_eli.services.legislation.acts import RETRY_HELP, UNREACHABLE, act_version
+from it_eli.services.legislation.targets import (
     read_article_key,
     check_date,
     resolution_of,
