@@ -53,7 +53,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.search.query.ranked_search": "to split (issue 22)",
     "it_eli.search.query_assist.expand": "to split (issue 22)",
     "it_eli.services.caselaw_live.it_ga_search": "to split (issue 22)",
-    "it_eli.services.legislation.articles.served_article": "to split (issue 22)",
     "it_eli.services.verification.Verifier._judge_article": "to split (issue 22)",
     "it_eli.sources.ga._hit": "to split (issue 22)",
     "it_eli.sources.normattiva.akn._attachment_articles": "to split (issue 22)",

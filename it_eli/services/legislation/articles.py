@@ -249,6 +249,39 @@ async def served_article(app, target: Target, key: str, at: str | None) -> Serve
     fallback = local
 
     # live: the OpenData API is the channel for one article
+    fetched, api_error, future = await _api_article(app, target, key, at, day, today, cands)
+    if fetched is not None:  # built outside the try: a 'not yet inserted' answer is the stored text's, not the API's
+        stored, api_notes, eli = fetched
+        return _served(stored, at_date=at, served_from="normattiva_api", stale=False,
+                               notes=notes + api_notes, eli=eli)
+
+    # the portal export of the whole act (also resolves partial URNs and ELIs)
+    try:
+        version, served_from, stale, vnotes = await act_version(app, target, at)
+    except NotFound:
+        raise
+    except UNREACHABLE as exc:
+        evidence = bool(cands) or bool(versions) or future is not None or await has_local_copy(store, target)
+        if fallback is not None:
+            notes.append(f"Normattiva could not be reached ({exc.code})")
+            if at:
+                notes.append(f"no cached copy is known to be the text in force on {at}: the cached text in force from "
+                             f"{fallback.in_force_date or 'the original publication'} is shown")
+            return _served(fallback, at_date=at, served_from="local_index", stale=True, notes=notes)
+        raise _neither_channel(exc, key, at, api_error, future, evidence) from None
+    if isinstance(api_error, NotFound):
+        notes.append("the OpenData API said this article does not exist; the portal's export of the act was checked instead")
+    notes.extend(vnotes)
+    a = await asyncio.to_thread(store.get_article, version.urn, key, version.version)
+    if a is not None and not is_placeholder(a.text):
+        return _served(a, at_date=at, served_from=served_from, stale=stale, notes=notes)
+    raise await _missing_from_version(app, version, key, at, day, today, served_from, stale)
+
+
+async def _api_article(app, target: Target, key: str, at: str | None, day: str, today: str,
+                       cands: list[StoredArticle]) -> tuple[tuple | None, ItEliError | None, api.ApiArticle | None]:
+    """The article from the OpenData API, stored: (stored article, notes, eli) or None, the API's
+    error when it did not give it (the portal is asked next), and a later version it answered first."""
     api_error: ItEliError | None = None
     future: api.ApiArticle | None = None
     fetched = None
@@ -282,54 +315,45 @@ async def served_article(app, target: Target, key: str, at: str | None) -> Serve
             api_error = exc
         except InvalidArg as exc:  # e.g. the API cannot take this reference form: use the portal
             api_error = exc
-    if fetched is not None:  # built outside the try: a 'not yet inserted' answer is the stored text's, not the API's
-        stored, api_notes, eli = fetched
-        return _served(stored, at_date=at, served_from="normattiva_api", stale=False,
-                               notes=notes + api_notes, eli=eli)
+    return fetched, api_error, future
 
-    # the portal export of the whole act (also resolves partial URNs and ELIs)
-    try:
-        version, served_from, stale, vnotes = await act_version(app, target, at)
-    except NotFound:
-        raise
-    except UNREACHABLE as exc:
-        evidence = bool(cands) or bool(versions) or future is not None or await has_local_copy(store, target)
-        if fallback is not None:
-            notes.append(f"Normattiva could not be reached ({exc.code})")
-            if at:
-                notes.append(f"no cached copy is known to be the text in force on {at}: the cached text in force from "
-                             f"{fallback.in_force_date or 'the original publication'} is shown")
-            return _served(fallback, at_date=at, served_from="local_index", stale=True, notes=notes)
-        if isinstance(api_error, NotFound) and "coordinates" not in api_error.details and not evidence \
-                and isinstance(exc, NotAvailable):
-            raise api_error from None  # the API said 'no such act' and the portal cannot load it either
-        details = {"portal_error": f"{exc.code}: {exc.message[:300]}"}
-        if api_error is not None:
-            details["api_error"] = f"{api_error.code}: {api_error.message[:300]}"
-        if future is not None:
-            details["later_version_from"] = future.in_force_from
-        raise unavailable(
-            f"Normattiva did not give the text of art. {key} in force {'on ' + at if at else 'today'}"
-            + (f" (the OpenData API answered only its version starting on {future.in_force_from}, after today)"
-               if future is not None else "")
-            + f": OpenData API {api_error.code if api_error is not None else 'not asked'}, portal {exc.code}"
-            + ("; the local index holds this act, so this is no evidence about the article" if evidence else ""),
-            None, **details,
-        ) from None
-    if isinstance(api_error, NotFound):
-        notes.append("the OpenData API said this article does not exist; the portal's export of the act was checked instead")
-    notes.extend(vnotes)
-    a = await asyncio.to_thread(store.get_article, version.urn, key, version.version)
-    if a is not None and not is_placeholder(a.text):
-        return _served(a, at_date=at, served_from=served_from, stale=stale, notes=notes)
+
+def _neither_channel(exc: ItEliError, key: str, at: str | None, api_error: ItEliError | None,
+                     future: api.ApiArticle | None, evidence: bool) -> ItEliError:
+    """The error when neither the API nor the portal gave the text and nothing is cached: the API's
+    'no such act' when the portal cannot load the act either and nothing local says it exists,
+    else upstream_unavailable with both answers."""
+    if isinstance(api_error, NotFound) and "coordinates" not in api_error.details and not evidence \
+            and isinstance(exc, NotAvailable):
+        return api_error  # the API said 'no such act' and the portal cannot load it either
+    details = {"portal_error": f"{exc.code}: {exc.message[:300]}"}
+    if api_error is not None:
+        details["api_error"] = f"{api_error.code}: {api_error.message[:300]}"
+    if future is not None:
+        details["later_version_from"] = future.in_force_from
+    return unavailable(
+        f"Normattiva did not give the text of art. {key} in force {'on ' + at if at else 'today'}"
+        + (f" (the OpenData API answered only its version starting on {future.in_force_from}, after today)"
+           if future is not None else "")
+        + f": OpenData API {api_error.code if api_error is not None else 'not asked'}, portal {exc.code}"
+        + ("; the local index holds this act, so this is no evidence about the article" if evidence else ""),
+        None, **details,
+    )
+
+
+async def _missing_from_version(app, version: ActVersion, key: str, at: str | None, day: str, today: str,
+                                served_from: str, stale: bool) -> ItEliError:
+    """The error for an article the act's version lacks: NotFound when that proves it absent on
+    the day, else upstream_unavailable naming what the cached copies cannot settle."""
+    store: StatuteStore = app.statutes
     cands = [c for c in await asyncio.to_thread(store.article_candidates, version.urn, key) if not is_placeholder(c.text)]
     if not stale:
         why = "complete export from Normattiva" if served_from == "normattiva_portal" else f"cached complete text of {version.version}"
-        raise await _not_found_in(app, version.urn, key, version, cands, at, why)
+        return await _not_found_in(app, version.urn, key, version, cands, at, why)
     versions = await asyncio.to_thread(store.versions, version.urn)
     proof = await asyncio.to_thread(_proven_absent, store, version.urn, key, cands, versions, day, today, at is None)
     if proof is not None:
-        raise await _not_found_in(app, version.urn, key, proof, cands, at, f"cached complete texts from {proof.version}")
+        return await _not_found_in(app, version.urn, key, proof, cands, at, f"cached complete texts from {proof.version}")
     hint = await asyncio.to_thread(_range_hint, store, version.urn, key, version.version)
     has_it = sorted({c.version for c in cands})
     if at is None:
@@ -340,7 +364,7 @@ async def served_article(app, target: Target, key: str, at: str | None) -> Serve
         why = (f"whether art. {key} of {version.title or version.urn} existed on {at}: the cached version of "
                f"{version.version} lacks it" + (f", the cached version(s) of {', '.join(has_it)} have it" if has_it else "")
                + ", and a version in between may differ")
-    raise unavailable(f"Normattiva could not be reached, and the cached copies cannot settle {why}", None,
+    return unavailable(f"Normattiva could not be reached, and the cached copies cannot settle {why}", None,
                        range_hint=hint, cached_version=version.version)
 
 
