@@ -1,6 +1,6 @@
 """What the statute index keeps: a stored article and a cached act version, their labels, how
-an article's texts are indexed and how a stored article is cited. Apart from the index machinery
-so that services, tools and the benchmark read these without it."""
+an article's texts are indexed and how a stored article is cited. Apart from the index machinery,
+which none of these needs: services and tools read them, the benchmark indexes with them."""
 
 from __future__ import annotations
 
