@@ -71,7 +71,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def timed_import(home: Path, files: list[Path]) -> dict:
-    from it_eli.search.statutes import import_files
+    from it_eli.search.statutes.loading import import_files
 
     t0 = time.perf_counter()
     rep = import_files(_settings(home), [str(f) for f in files])

@@ -77,7 +77,7 @@ class ItEli(System):
         part_analyzers = {analyzers[n].name for n in defn.parts}
         assert len(part_analyzers) == 1, "add_parts analyzes every part alike"
         part_an = analyzers[defn.parts[0]]
-        from it_eli.search.statutes import add_searchable
+        from it_eli.search.statutes.records import add_searchable
 
         for d in col.docs:
             doc = tantivy.Document()
@@ -146,9 +146,9 @@ class ItEli(System):
 
 
 def _expansion_alias(defn) -> dict:
-    """Where the thesaurus expansions are searched, as it_eli.search.statutes maps it."""
+    """Where the thesaurus expansions are searched, as it_eli.search.statutes.search maps it."""
     from it_eli.search.query_assist import EXPANSION_ALIAS
-    from it_eli.search.statutes import expansion_fields
+    from it_eli.search.statutes.search import expansion_fields
 
     return {EXPANSION_ALIAS: expansion_fields(defn)}
 

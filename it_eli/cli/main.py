@@ -145,7 +145,7 @@ def _cmd_tool(args, settings) -> int:
 
 
 def _cmd_statutes_import(args, settings) -> int:
-    from it_eli.search.statutes import import_files
+    from it_eli.search.statutes.loading import import_files
 
     report = import_files(settings, args.files)
     print(
@@ -158,7 +158,7 @@ def _cmd_statutes_import(args, settings) -> int:
 
 
 def _cmd_statutes_rebuild(args, settings) -> int:
-    from it_eli.search.statutes import StatuteStore
+    from it_eli.search.statutes.store import StatuteStore
 
     started = time.monotonic()
     n = StatuteStore(settings).rebuild()

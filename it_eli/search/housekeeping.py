@@ -37,7 +37,7 @@ def stale_tmp_files(directory: Path, *, min_age: float = TMP_MIN_AGE) -> list[Pa
 def clean_at_start(settings: Settings) -> list[str]:
     """Remove orphans of killed builds and imports under IT_ELI_HOME; returns what was removed."""
     from .decisions.model import index_root as decisions_root
-    from .statutes import index_root as statutes_root
+    from .statutes.records import index_root as statutes_root
 
     removed: list[str] = []
     for root in (decisions_root(settings), statutes_root(settings)):

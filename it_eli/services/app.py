@@ -45,7 +45,7 @@ class App:
     @property
     def statutes(self):
         if self._statutes is None:
-            from it_eli.search.statutes import StatuteStore
+            from it_eli.search.statutes.store import StatuteStore
 
             self._statutes = StatuteStore(self.settings)
         return self._statutes

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from it_eli.search.query import HitWindow
-from it_eli.search.statutes import StatuteStore, StoredArticle, _citation
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.records import StoredArticle, statute_citation
 
 __all__ = ["later_amending_acts"]
 
@@ -63,7 +64,7 @@ def _later_amending_acts(store: StatuteStore, a: StoredArticle, limit: int) -> l
         src = {"act_type": c.act_type if c else None, "act_number": c.act_number if c else None,
                "act_date": c.act_date if c else m.group(1), "act_year": c.act_year if c else None,
                "act_title": c.act_title if c else h.act_title, "urn": h.urn}
-        found[h.urn] = _citation(src)
+        found[h.urn] = statute_citation(src)
         if len(found) >= limit:
             break
     return list(found.values())

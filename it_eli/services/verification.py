@@ -34,7 +34,8 @@ from it_eli.law.grammar import LATIN, article_range_hint, canon_key, nearest_art
 from it_eli.law.provision_status import describe as describe_event
 from it_eli.law.provision_status import comma_status, item_status, whole_status
 from it_eli.search.query import HitWindow
-from it_eli.search.statutes import ORIGINAL, ActVersion, StatuteStore
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.records import ORIGINAL, ActVersion
 from it_eli.runtime.workers import PROCESS_MIN_CHARS, in_process, in_thread
 
 MAX_INPUT_CHARS = 1_000_000
@@ -953,7 +954,9 @@ class Verifier:
         does not', or a complete export Normattiva has just sent (for at_date) that lacks the key.
         Anything else — an upstream down, a stale cached copy served in its place, the API's
         ambiguous 'act not found' with the portal unreachable — is upstream_unavailable."""
-        from .legislation import UNREACHABLE, Target, act_version, api_not_found_is_final, served_article
+        from .legislation.articles import api_not_found_is_final, served_article
+        from .legislation.acts import UNREACHABLE, act_version
+        from .legislation.targets import Target
 
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return _Outcome(status="upstream_unavailable", urn=r.urn,
@@ -1100,7 +1103,7 @@ class Verifier:
 
     async def check_cassazione(self, c: Citation, year: int | None, number: str | None) -> _Outcome:
         from .caselaw_live import it_cassazione_search
-        from .legislation import UNREACHABLE
+        from .legislation.acts import UNREACHABLE
 
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="a Cassazione citation needs number and year")
@@ -1126,7 +1129,7 @@ class Verifier:
 
     async def check_ga(self, c: Citation, year: int | None, number: str | None, ecli: str | None = None) -> _Outcome:
         from .caselaw_live import it_ga_search
-        from .legislation import UNREACHABLE
+        from .legislation.acts import UNREACHABLE
 
         if not (year and number and number.isdigit()):
             return _Outcome(status="unparseable_citation", detail="an administrative decision needs number and year")
@@ -1284,7 +1287,7 @@ def check_input(text: object) -> str:
 
 async def verify_text(app, text: str, *, at_date: str | None = None, offline: bool = False) -> VerifyResult:
     """Verify every citation in `text` (see the module docstring for the rules)."""
-    from .legislation import check_date
+    from .legislation.targets import check_date
 
     text = check_input(text)
     at = check_date(at_date)

@@ -19,7 +19,7 @@ AKN = "normattiva-akn"
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory, testdata):
-    from it_eli.search.statutes import import_files
+    from it_eli.search.statutes.loading import import_files
 
     h = tmp_path_factory.mktemp("law_in_force")
     settings = load_settings(_env(h))
@@ -231,7 +231,7 @@ async def test_originale_is_the_decree_as_published(app):
 
 
 def _search(home, query, **kw):
-    from it_eli.search.statutes import StatuteStore
+    from it_eli.search.statutes.store import StatuteStore
 
     return StatuteStore(load_settings(_env(home))).search(query, **kw)
 
@@ -254,7 +254,8 @@ def test_search_never_shows_an_out_of_force_article_as_in_force(home, testdata):
     search for it by its own words within its act: whenever it comes back, the hit says so."""
     import re
 
-    from it_eli.search.statutes import StatuteStore, version_label
+    from it_eli.search.statutes.store import StatuteStore
+    from it_eli.search.statutes.records import version_label
 
     store = StatuteStore(load_settings(_env(home)))
     checked = 0
@@ -280,7 +281,7 @@ def test_search_never_shows_an_out_of_force_article_as_in_force(home, testdata):
 
 
 def test_repeal_notice_tells_no_date_of_effect_and_none_is_invented(home):
-    from it_eli.search.statutes import StatuteStore
+    from it_eli.search.statutes.store import StatuteStore
 
     store = StatuteStore(load_settings(_env(home)))
     a = store.article_candidates("urn:nir:stato:legge:1990-08-07;241", "21-septies")[0]

@@ -19,7 +19,7 @@ def _env(h):
 
 
 async def test_an_amending_act_imported_later_reaches_the_text_served_before(tmp_path, testdata):
-    from it_eli.search.statutes import import_files
+    from it_eli.search.statutes.loading import import_files
     from it_eli.mcp.tools.legislation import it_get_text
 
     settings = load_settings(_env(tmp_path))

@@ -99,7 +99,7 @@ def home(tmp_path_factory) -> Path:
     if not data.is_dir():
         pytest.skip(f"captured upstream data not found at {data}")
     from it_eli.search.decisions.build import build_index
-    from it_eli.search.statutes import import_files
+    from it_eli.search.statutes.loading import import_files
 
     home = tmp_path_factory.mktemp("budget-home")
     settings = load_settings({"IT_ELI_HOME": str(home)})

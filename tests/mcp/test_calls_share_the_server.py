@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestServer
 
 from it_eli.services.app import App
 from it_eli.runtime.errors import InvalidArg
-from it_eli.search.statutes import import_files
+from it_eli.search.statutes.loading import import_files
 from it_eli.mcp.tools.registry import TOOLS, call, decode_args
 from it_eli.mcp.tools.verify import verify_answer
 from it_eli.runtime.workers import Busy, ClientGate

@@ -338,7 +338,7 @@ async def test_search_statutes_tool(testdata, make_settings):
 )
 async def test_references_written_as_lawyers_cite(testdata, make_settings, reference, article, citation):
     """The exports are imported; with Normattiva switched off every reference form is served locally."""
-    from it_eli.search.statutes import import_files
+    from it_eli.search.statutes.loading import import_files
 
     settings = make_settings(normattiva_url="http://127.0.0.1:9", normattiva_api_url="http://127.0.0.1:9/api",
                              http_timeout="1", http_retries="0")

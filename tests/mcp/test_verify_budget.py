@@ -46,7 +46,7 @@ def _app(home: Path, budget: int | None = None) -> App:
 @pytest.fixture(scope="module")
 def keys(home) -> dict[str, list[str]]:
     """Existing article keys of the newest c.p., c.p.p. and Costituzione (plain 'N' / 'N-bis')."""
-    from it_eli.search.statutes import StatuteStore
+    from it_eli.search.statutes.store import StatuteStore
 
     store = StatuteStore(load_settings(offline_env(home)))
     out = {}

@@ -8,7 +8,8 @@ import pytest
 from it_eli.search.decisions.reader import DecisionIndex
 from it_eli.search.decisions.build import build_index
 from it_eli.law.forms import citation_phrases
-from it_eli.search.statutes import StatuteStore, import_files
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.loading import import_files
 
 
 @pytest.fixture(scope="module")

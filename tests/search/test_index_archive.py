@@ -27,7 +27,8 @@ from it_eli.search.decisions.build import build_index
 from it_eli.runtime.errors import ArchiveInvalid, IndexSchemaMismatch, InvalidArg
 from it_eli.search.index_archive import export_index
 from it_eli.search.archive_import import import_archive
-from it_eli.search.statutes import StatuteStore, import_files
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.loading import import_files
 from it_eli.mcp.tools import load_all
 from it_eli.mcp.tools.registry import call
 

@@ -27,7 +27,8 @@ from it_eli.search.indexdir import IndexDir
 from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.search.query import HitWindow
 from it_eli.search.schema import META_FILE
-from it_eli.search.statutes import StatuteStore, version_label
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.records import version_label
 from tests.synthetic_corpus import generate
 
 SYNTHETIC_COUNT = 600

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from it_eli.sources.cortecost import MIN_TOTAL_BUDGET, SourceReport, iter_source
-from it_eli.search.statutes import import_files
+from it_eli.search.statutes.loading import import_files
 
 
 def _zip(members: list[tuple[str, bytes]], method=zipfile.ZIP_DEFLATED) -> bytes:
@@ -64,7 +64,7 @@ def test_a_real_export_still_imports(make_settings, testdata):
 
 
 def test_the_statute_memo_is_bounded_in_bytes_however_many_acts_are_asked(make_settings, testdata):
-    from it_eli.search.statutes import StatuteStore
+    from it_eli.search.statutes.store import StatuteStore
 
     settings = make_settings()
     import_files(settings, [str(testdata / "normattiva-akn" / "mcp-legal-it__legge_241_1990.xml")])

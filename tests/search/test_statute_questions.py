@@ -9,7 +9,7 @@ import pytest
 
 from it_eli.search.query import HitWindow
 from it_eli.search.query_assist import strip_question, thesaurus
-from it_eli.search.statutes import import_files
+from it_eli.search.statutes.loading import import_files
 
 CP = "urn:nir:stato:regio.decreto:1930-10-19;1398"
 CPP = "urn:nir:stato:decreto.del.presidente.della.repubblica:1988-09-22;447"
@@ -19,7 +19,7 @@ CDS = "urn:nir:stato:decreto.legislativo:1992-04-30;285"
 @pytest.fixture(scope="module")
 def store(testdata, tmp_path_factory):
     from it_eli.runtime.config import load_settings
-    from it_eli.search.statutes import StatuteStore
+    from it_eli.search.statutes.store import StatuteStore
 
     home = tmp_path_factory.mktemp("questions") / "home"
     settings = load_settings({"IT_ELI_HOME": str(home)})
@@ -93,7 +93,7 @@ def test_a_word_with_no_near_neighbour_is_left_as_typed(store):
 
 
 def test_the_typed_form_outranks_its_stem_siblings(make_settings):
-    from it_eli.search.statutes import StatuteStore
+    from it_eli.search.statutes.store import StatuteStore
 
     st = StatuteStore(make_settings())
     common = dict(heading=None, in_force_from="2020-01-01", in_force_to=None, repealed=False, act_title="Prova",

@@ -44,7 +44,8 @@ QUESTIONS = [
 @pytest.fixture(scope="module")
 def store(testdata, tmp_path_factory):
     from it_eli.runtime.config import load_settings
-    from it_eli.search.statutes import StatuteStore, import_files
+    from it_eli.search.statutes.store import StatuteStore
+    from it_eli.search.statutes.loading import import_files
 
     settings = load_settings({"IT_ELI_HOME": str(tmp_path_factory.mktemp("ranking") / "home")})
     rep = import_files(settings, [str(testdata / "normattiva-akn" / n) for n in EXPORTS])

@@ -17,7 +17,8 @@ from it_eli.runtime.errors import IndexSchemaMismatch
 from it_eli.law.urn import parse_urn
 from it_eli.search.query import HitWindow
 from it_eli.search.schema import META_FILE
-from it_eli.search.statutes import StatuteStore, import_files
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.loading import import_files
 from it_eli.mcp.tools.registry import call
 
 from tests.conftest import REPO_ROOT
@@ -159,7 +160,8 @@ def test_reader_sees_commits_of_another_store(testdata, make_settings):
 _WORKER = textwrap.dedent("""
     import sys
     from it_eli.runtime.config import load_settings
-    from it_eli.search.statutes import StatuteStore, import_files
+    from it_eli.search.statutes.loading import import_files
+    from it_eli.search.statutes.store import StatuteStore
     settings = load_settings()
     rep = import_files(settings, sys.argv[2:])
     assert not rep.errors, rep.errors

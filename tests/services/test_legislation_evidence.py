@@ -22,7 +22,7 @@ from it_eli.services.app import App
 from it_eli.runtime.config import load_settings
 from it_eli.runtime import clock
 from it_eli.sources.normattiva.akn.parser import parse_act
-from it_eli.search.statutes import import_files
+from it_eli.search.statutes.loading import import_files
 from it_eli.mcp.tools.registry import call
 from tests.normattiva_server import NormattivaServer
 

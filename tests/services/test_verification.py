@@ -374,7 +374,7 @@ async def test_no_cost_index_is_a_gap(tmp_path):
 
 async def test_online_path_against_local_normattiva(tmp_path, testdata):
     """Acts not imported, served by the local Normattiva replaying real captures."""
-    from it_eli.search.statutes import import_files
+    from it_eli.search.statutes.loading import import_files
     from tests.normattiva_server import NormattivaServer
 
     async with NormattivaServer(testdata) as srv:

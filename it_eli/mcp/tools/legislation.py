@@ -33,19 +33,18 @@ from it_eli.law.provision_status import (
 )
 from it_eli.search.query import HitWindow
 from it_eli.services.references import CitedDecision, Kind, ReferenceIdentity, identify_reference
-from it_eli.services.legislation import (
-    RETRY_HELP,
-    UNREACHABLE,
-    ServedArticle,
-    act_version,
-    served_article,
+from it_eli.services.legislation.articles import ServedArticle, served_article
+from it_eli.services.legislation.acts import RETRY_HELP, UNREACHABLE, act_version
+from it_eli.services.legislation.targets import (
     read_article_key,
     check_date,
     resolution_of,
     resolve_reference,
     SHARED_URN_CODES,
 )
-from it_eli.search.statutes import DATASET_NOTE, StatuteSearchResult, StatuteStore, StoredArticle, _citation
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.search import StatuteSearchResult
+from it_eli.search.statutes.records import DATASET_NOTE, StoredArticle, statute_citation
 from . import paging
 from .paging import next_hit_offset, page_size
 from .registry import tool
@@ -354,7 +353,7 @@ async def it_get_act(app, reference, at_date=None):
     src = {"act_type": version.act_type, "act_number": version.number, "act_date": version.date,
            "act_year": version.year, "act_title": version.title, "urn": version.urn}
     return ActInfo(
-        urn=version.urn, eli_uri=_eli_uri(version.eli), human_readable_citation=_citation(src), source_url=version.source_url,
+        urn=version.urn, eli_uri=_eli_uri(version.eli), human_readable_citation=statute_citation(src), source_url=version.source_url,
         title=version.title, act_type=version.act_type, number=version.number, date=version.date,
         in_force_date=version.in_force_date,
         version_note=_version_note(version.in_force_date, at, stale, original=target.original),
@@ -403,7 +402,7 @@ def _article_result(served: ServedArticle, size: int, offset: int) -> TextResult
     elif status == "partly_affected":
         version_note += "; parts of it are repealed or were declared unconstitutional: see warnings"
     return TextResult(
-        urn=a.urn, eli_uri=_eli_uri(a.eli or served.eli), human_readable_citation=_citation(src, a.article),
+        urn=a.urn, eli_uri=_eli_uri(a.eli or served.eli), human_readable_citation=statute_citation(src, a.article),
         source_url=a.source_url, article=a.article, heading=a.heading, text=page,
         commi=commi,
         repealed=a.repealed, amended=a.amended, format="text", at_date=at_date, in_force_date=a.in_force_date,
@@ -495,7 +494,7 @@ async def it_get_text(app, reference, article=None, at_date=None, format="text",
         )
     page, nxt = paging.page(full, offset, size)
     return TextResult(
-        urn=version.urn, eli_uri=_eli_uri(version.eli), human_readable_citation=_citation(src),
+        urn=version.urn, eli_uri=_eli_uri(version.eli), human_readable_citation=statute_citation(src),
         source_url=version.source_url, article=None, heading=version.title, text=page, commi=[], repealed=False,
         amended=False, format=format, at_date=at, in_force_date=version.in_force_date, valid_to=None,
         version_note=_version_note(version.in_force_date, at, stale, original=target.original),

@@ -20,7 +20,8 @@ from msgspec import Meta
 
 from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
-from it_eli.search.statutes import DATASET_NOTE, StatuteStore
+from it_eli.search.statutes.store import StatuteStore
+from it_eli.search.statutes.records import DATASET_NOTE
 from it_eli.services.verification import (
     CEDU_FALLBACK,
     COURT_FALLBACKS,
