@@ -21,12 +21,11 @@ from msgspec import Meta
 from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
 from it_eli.search.statutes import DATASET_NOTE, StatuteStore
-from it_eli.services.verification import (
+from it_eli.services.verification.reading import MAX_INPUT_CHARS, MAX_LIVE_LOOKUPS, check_input
+from it_eli.services.verification.report import (
     CEDU_FALLBACK,
     COURT_FALLBACKS,
     EU_FALLBACK,
-    MAX_INPUT_CHARS,
-    MAX_LIVE_LOOKUPS,
     REGIONAL_FALLBACK,
     CheckedCitation,
     GapGroup,
@@ -34,11 +33,10 @@ from it_eli.services.verification import (
     ReportedCitation,
     VerifyResult,
     VerifySummary,
-    check_input,
     distinct_citations,
     gap_groups,
-    verify_text,
 )
+from it_eli.services.verification.verifier import verify_text
 from it_eli.runtime.workers import in_thread
 from .registry import tool
 
