@@ -56,7 +56,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.search.statutes.StatuteStore.search": "to split (issue 22)",
     "it_eli.services.caselaw_live.it_ga_search": "to split (issue 22)",
     "it_eli.services.legislation.served_article": "to split (issue 22)",
-    "it_eli.services.verification.statutes.StatuteChecks._judge_article": "to split (issue 22)",
     "it_eli.sources.ga._hit": "to split (issue 22)",
     "it_eli.sources.normattiva.akn._attachment_articles": "to split (issue 22)",
     "it_eli.sources.normattiva.akn._body_article": "to split (issue 22)",

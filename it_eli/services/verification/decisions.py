@@ -55,29 +55,29 @@ class DecisionChecks:
         ecli = f"ECLI:IT:COST:{year}:{n}"
         if year < COST_FIRST_YEAR or year > this_year or n < 1 or n > COST_MAX_NUMBER:
             return Outcome(status="not_found", detail=f"Corte cost. n. {n}/{year} cannot exist: the Court decides from "
-                            f"{COST_FIRST_YEAR}, numbering restarts each year and never reached {COST_MAX_NUMBER}")
+                           f"{COST_FIRST_YEAR}, numbering restarts each year and never reached {COST_MAX_NUMBER}")
         try:
             d = await asyncio.to_thread(self.app.decisions.get_decision, anno=year, numero=n)
         except IndexMissing:
             return Outcome(status="out_of_corpus", detail="the Constitutional Court index is not built: not checked",
-                            gap_note="build it with `it-eli index build`")
+                           gap_note="build it with `it-eli index build`")
         except NotFound:
             meta = await asyncio.to_thread(self.app.decisions.index_meta)
             nums = await asyncio.to_thread(self.app.decisions.year_numbers, year)
             contiguous = bool(nums) and nums == list(range(1, nums[-1] + 1))
             if self._cost_year_complete(meta, year) and contiguous:
                 return Outcome(status="not_found", served_from="cortecost_index",
-                                range_hint=f"the Court's decisions of {year} are numbered 1 to {nums[-1]}",
-                                detail=f"no Constitutional Court decision n. {n}/{year}: the index holds the whole year")
+                               range_hint=f"the Court's decisions of {year} are numbered 1 to {nums[-1]}",
+                               detail=f"no Constitutional Court decision n. {n}/{year}: the index holds the whole year")
             yr = meta.get("year_range")
             return Outcome(status="out_of_corpus",
-                            detail=f"Corte cost. n. {n}/{year} is not in the local index, which holds "
-                            f"{meta.get('count', '?')} decisions ({yr[0]}-{yr[1]} partially)" if yr else
-                            f"Corte cost. n. {n}/{year} is not in the local index")
+                           detail=f"Corte cost. n. {n}/{year} is not in the local index, which holds "
+                           f"{meta.get('count', '?')} decisions ({yr[0]}-{yr[1]} partially)" if yr else
+                           f"Corte cost. n. {n}/{year} is not in the local index")
         wanted = (c.decision_type or "").lower()
         tipo = {"S": "sentenza", "O": "ordinanza"}.get(d.tipologia, d.tipologia)
         out = Outcome(status="verified", detail=f"{d.citation} exists ({ecli})",
-                       served_from="cortecost_index", source_url=d.source_url)
+                      served_from="cortecost_index", source_url=d.source_url)
         if wanted in ("sentenza", "ordinanza") and wanted != tipo:
             out.status = "content_mismatch"
             out.detail = f"{d.citation} exists, but it is an {tipo}, cited as {wanted}: review"
@@ -105,10 +105,10 @@ class DecisionChecks:
         for h in res.hits:
             if h.number == int(number) and h.year == year:
                 return Outcome(status="verified", detail=f"{h.citation} found on SentenzeWeb", served_from="sentenzeweb",
-                                source_url=h.source_url)
+                               source_url=h.source_url)
         return Outcome(status="out_of_corpus",
-                        detail=f"SentenzeWeb returned no decision n. {number}/{year}; it publishes a limited window of "
-                        "years and not every decision, so this is not proof that it does not exist")
+                       detail=f"SentenzeWeb returned no decision n. {number}/{year}; it publishes a limited window of "
+                       "years and not every decision, so this is not proof that it does not exist")
 
     async def check_ga(self, c: Citation, year: int | None, number: str | None, ecli: str | None = None) -> Outcome:
         from ..caselaw_live import it_ga_search
@@ -130,10 +130,10 @@ class DecisionChecks:
         for h in res.hits:
             if (ecli and h.ecli == ecli) or (not ecli and _ga_number(h) == number and h.year == year):
                 return Outcome(status="verified", detail=f"found on the GA portal ({h.sede or ''} {h.ecli or ''})".strip(),
-                                served_from="ga", source_url=h.source_url)
+                               served_from="ga", source_url=h.source_url)
         return Outcome(status="out_of_corpus",
-                        detail=f"the GA portal's first page has no decision n. {number}/{year}; it serves only the newest "
-                        "results, so this is not proof that it does not exist")
+                       detail=f"the GA portal's first page has no decision n. {number}/{year}; it serves only the newest "
+                       "results, so this is not proof that it does not exist")
 
     async def check_case(self, c: Citation) -> Outcome:
         if c.kind == "ecli":
@@ -153,6 +153,6 @@ class DecisionChecks:
             return await self.check_ga(c, c.decision_year, c.decision_number)
         name = COURT_NAMES.get(c.court or "", c.court or "this court")
         return Outcome(status="out_of_corpus", gap_note=COURT_FALLBACKS.get(c.court or ""),
-                        detail=f"a decision of the {name}: it_eli has no source for this court "
-                        "(it checks the Corte costituzionale, the Cassazione and the administrative courts), so it was "
-                        "not checked")
+                       detail=f"a decision of the {name}: it_eli has no source for this court "
+                       "(it checks the Corte costituzionale, the Cassazione and the administrative courts), so it was "
+                       "not checked")

@@ -93,10 +93,10 @@ class StatuteChecks:
             return Outcome(status="act_unresolvable", detail=f"{why}: the article cannot be tied to an act")
         if act.act_type.startswith("ue."):
             return Outcome(status="out_of_corpus", gap_note=EU_FALLBACK,
-                            detail=f"{act.raw}: an EU act, outside the Italian corpus it_eli checks (Normattiva)")
+                           detail=f"{act.raw}: an EU act, outside the Italian corpus it_eli checks (Normattiva)")
         if act.act_type == "internazionale":
             return Outcome(status="out_of_corpus", gap_note=CEDU_FALLBACK if act.code == "cedu" else FALLBACKS["out_of_corpus"],
-                            detail=f"{act.raw}: an international convention, outside the Italian corpus it_eli checks")
+                           detail=f"{act.raw}: an international convention, outside the Italian corpus it_eli checks")
         if act.act_type == "costituzione" or act.code == "cost":
             return _Resolved(urn=COST_URN, ref=urnmod.parse_urn(COST_URN), label="Cost.")
         act_type, number, year, date = act.act_type, act.number, act.year, act.date
@@ -114,7 +114,7 @@ class StatuteChecks:
             return _Resolved(urn=code.urn, ref=urnmod.parse_urn(code.urn), label=code.abbreviation)
         if act_type in ("legge.regionale", "legge.provinciale"):
             return Outcome(status="out_of_corpus", gap_note=REGIONAL_FALLBACK,
-                            detail=f"{act.raw}: regional and provincial laws are outside the national corpus it_eli checks")
+                           detail=f"{act.raw}: regional and provincial laws are outside the national corpus it_eli checks")
         if not number or not year:
             return Outcome(status="act_unresolvable", detail=f"{act.raw}: the act has no number and year to identify it")
         try:
@@ -150,8 +150,8 @@ class StatuteChecks:
         cited, law = c.act, f"{decree.label}"
         if said.lapsed and not said.converted_by:
             return Outcome(status="content_mismatch", urn=cited.urn, served_from="local_index",
-                            source_url=said.source_url,
-                            detail=f"{law} was not converted into law (its export says 'decaduto per mancata "
+                           source_url=said.source_url,
+                           detail=f"{law} was not converted into law (its export says 'decaduto per mancata "
                                    f"conversione'): {cited.raw} cannot be its conversion law")
         named = next((x.act for x in extract_citations(said.converted_by) if x.act is not None), None)
         if named is None:
@@ -160,11 +160,11 @@ class StatuteChecks:
                 and (cited.date is None or named.date is None or named.date == cited.date))
         if same:
             return Outcome(status="verified", urn=named.urn or cited.urn, served_from="local_index",
-                            source_url=said.source_url,
-                            detail=f"{cited.raw}: the law that converted {law}, as its export says "
+                           source_url=said.source_url,
+                           detail=f"{cited.raw}: the law that converted {law}, as its export says "
                                    f"('convertito ... dalla {said.converted_by}')")
         return Outcome(status="content_mismatch", urn=cited.urn, served_from="local_index", source_url=said.source_url,
-                        detail=f"{law} was converted by {said.converted_by} (its export says so), not by {cited.raw}")
+                       detail=f"{law} was converted by {said.converted_by} (its export says so), not by {cited.raw}")
 
     def _choose(self, versions: list[ActVersion], key: str | None, *, fetched_since: dt.datetime | None = None):
         """(version, verdict) with verdict 'present' | 'absent' (authoritative) | 'unknown'.
@@ -232,7 +232,7 @@ class StatuteChecks:
         if verdict == "present" and v is not None:
             if key is None:
                 return Outcome(status="verified", urn=r.urn, detail=f"{r.label}: the act is in the local index",
-                                checked_version=v.version, served_from="local_index", source_url=v.source_url)
+                               checked_version=v.version, served_from="local_index", source_url=v.source_url)
             out = await self._judge_cached(c, r, key, v)
             if out is not None:
                 return out
@@ -242,11 +242,11 @@ class StatuteChecks:
         if self.offline:
             if not versions:
                 return Outcome(status="act_not_in_corpus", urn=r.urn,
-                                detail=f"{r.label} is not in the local statute index and offline=true: not checked")
+                               detail=f"{r.label} is not in the local statute index and offline=true: not checked")
             return Outcome(status="upstream_unavailable", urn=r.urn,
-                            detail=f"{r.label}: the cached copy cannot settle art. {key}"
-                            + (f" on {self.at}" if self.at else " (older than the freshness window)")
-                            + " and offline=true: not checked")
+                           detail=f"{r.label}: the cached copy cannot settle art. {key}"
+                           + (f" on {self.at}" if self.at else " (older than the freshness window)")
+                           + " and offline=true: not checked")
         return await self._live_statute(c, r, key, bool(versions))
 
     async def _judge_cached(self, c: Citation, r: _Resolved, key: str, v: ActVersion, extra: str = "") -> Outcome | None:
@@ -267,8 +267,8 @@ class StatuteChecks:
     def _absent(self, r: _Resolved, key: str, v: ActVersion, served: str, why: str) -> Outcome:
         hint, near = article_range_hint(v.keys, key)
         return Outcome(status="not_found", urn=v.urn, range_hint=hint, nearest=near, checked_version=v.version,
-                        served_from=served, source_url=v.source_url,
-                        detail=f"art. {key} does not exist in {r.label} (version {v.version}, {why})")
+                       served_from=served, source_url=v.source_url,
+                       detail=f"art. {key} does not exist in {r.label} (version {v.version}, {why})")
 
     def _judge_article(self, c, r, key, *, heading, text, commi, repealed, version, served, source_url, extra="",
                        act_title=None, lifecycle=()) -> Outcome:
@@ -277,7 +277,58 @@ class StatuteChecks:
         a comma/lettera that could not be checked (gap); verified."""
         base = dict(urn=r.urn, checked_version=version, served_from=served, source_url=source_url)
         where = f"art. {key} {r.label}"
-        lifecycle = list(lifecycle or ())
+        out_of_force = self._out_of_force(c, commi, list(lifecycle or ()))
+        if out_of_force is not None:
+            st, ev, part = out_of_force
+            status = "declared_unconstitutional" if st == "declared_unconstitutional" else "repealed"
+            return Outcome(status=status, detail=f"{where}{' ' + part if part else ''} exists in the export but is not "
+                           f"law in force: {describe_event(ev)}: flagged for review, not a hallucination" + extra, **base)
+        if repealed:
+            return Outcome(status="repealed", detail=f"{where} exists but is repealed (abrogato) in the version of {version}: "
+                           "flagged for review, not a hallucination" + extra, **base)
+        confirmed: list[str] = []
+        gap: tuple[str, str] | None = None
+        if c.comma:
+            wanted = [x for x in c.comma.split(",") if x]
+            if not commi:
+                gap = ("comma_not_checkable", f"its commi are not marked in the export, so comma {c.comma} was not checked")
+            else:
+                have = [canon_key(x) for x in commi]
+                missing = [w for w in wanted if w != "ultimo" and canon_key(w) not in have and not comma_in_text(text, w)]
+                if missing:
+                    near = nearest_articles(have, canon_key(missing[0]))
+                    return Outcome(status="not_found",
+                                   detail=f"{where} exists but has no comma {', '.join(missing)}" + extra,
+                                   range_hint=f"art. {key} has {len(have)} commi, numbered from {have[0]} to {have[-1]}"
+                                   + (f"; nearest existing: {', '.join(near)}" if near else ""), nearest=near, **base)
+                confirmed.append(f"comma {c.comma}")
+        items = check_items(text, c.comma, c.lettera, c.numero)
+        if items is not None:
+            verdict, what = items
+            if verdict == "absent":
+                return Outcome(status="not_found", detail=f"{where} exists, but {what}" + extra, **base)
+            if verdict == "unknown" and gap is None:
+                gap = ("lettera_not_checkable", what)
+            elif verdict == "ok" and what:
+                confirmed.append(what)
+        score, text_only = None, False
+        if c.description:
+            review, score, text_only = self._judge_description(c, where, heading=heading, text=text,
+                                                               act_title=act_title, extra=extra, base=base,
+                                                               confirmed=confirmed)
+            if review is not None:
+                return review
+        done = ("; " + ", ".join(confirmed)) if confirmed else ""
+        recheck = score is not None and text_only
+        if gap is not None:
+            return Outcome(status=gap[0], content_score=score, detail=f"{where} exists{done}; but {gap[1]}" + extra,
+                           text_only_fit=recheck, **base)
+        return Outcome(status="verified", content_score=score, detail=f"{where} exists{done}" + extra,
+                       text_only_fit=recheck, **base)
+
+    def _out_of_force(self, c, commi, lifecycle: list) -> tuple | None:
+        """(status, event, part) when the article, or the comma / lettera / numero cited, is not law in
+        force on the date asked (repealed, struck down, lapsed); None when it is."""
         out_of_force = whole_status(lifecycle, self.at, list(commi or []))
         if out_of_force is None and c.comma and commi:
             for w in (x for x in c.comma.split(",") if x):
@@ -293,69 +344,35 @@ class StatuteChecks:
                 out_of_force = item_status(lifecycle, c.comma, n, self.at)
                 if out_of_force is not None:
                     break
-        if out_of_force is not None:
-            st, ev, part = out_of_force
-            status = "declared_unconstitutional" if st == "declared_unconstitutional" else "repealed"
-            return Outcome(status=status, detail=f"{where}{' ' + part if part else ''} exists in the export but is not "
-                            f"law in force: {describe_event(ev)}: flagged for review, not a hallucination" + extra, **base)
-        if repealed:
-            return Outcome(status="repealed", detail=f"{where} exists but is repealed (abrogato) in the version of {version}: "
-                            "flagged for review, not a hallucination" + extra, **base)
-        confirmed: list[str] = []
-        gap: tuple[str, str] | None = None
-        if c.comma:
-            wanted = [x for x in c.comma.split(",") if x]
-            if not commi:
-                gap = ("comma_not_checkable", f"its commi are not marked in the export, so comma {c.comma} was not checked")
-            else:
-                have = [canon_key(x) for x in commi]
-                missing = [w for w in wanted if w != "ultimo" and canon_key(w) not in have and not comma_in_text(text, w)]
-                if missing:
-                    near = nearest_articles(have, canon_key(missing[0]))
-                    return Outcome(status="not_found",
-                                    detail=f"{where} exists but has no comma {', '.join(missing)}" + extra,
-                                    range_hint=f"art. {key} has {len(have)} commi, numbered from {have[0]} to {have[-1]}"
-                                    + (f"; nearest existing: {', '.join(near)}" if near else ""), nearest=near, **base)
-                confirmed.append(f"comma {c.comma}")
-        items = check_items(text, c.comma, c.lettera, c.numero)
-        if items is not None:
-            verdict, what = items
-            if verdict == "absent":
-                return Outcome(status="not_found", detail=f"{where} exists, but {what}" + extra, **base)
-            if verdict == "unknown" and gap is None:
-                gap = ("lettera_not_checkable", what)
-            elif verdict == "ok" and what:
-                confirmed.append(what)
-        score = None
-        if c.description:
-            if names_the_act(self.an, c.description, act_title):
-                confirmed.append(f"the description ({c.description}) names the act, not the article: not compared")
-            else:
-                fit = description_fit(self.an, c.description, heading, text)
-                score = score_of(fit, heading)
-                text_only = bool(heading) and fit is not None and fit[0] == 0.0
-                clash = antonym_clash(self.an, c.description, heading) if score is not None else None
-                if clash is not None:
-                    # not a mismatch yet: check_statute looks for the article the description does fit
-                    return Outcome(status="content_unconfirmed", content_score=0.0,
-                                    antonym=f"{clash[0]} / {clash[1]}",
-                                    detail=f"{where} exists, but the description ({c.description}) says "
-                                    f"'{clash[0]}' where its rubrica says '{clash[1]}': the opposite meaning: review"
-                                    + extra, **base)
-                if score is not None and score < CONTENT_THRESHOLD:
-                    # not a mismatch yet: check_statute looks for the article the description does fit
-                    return Outcome(status="content_unconfirmed", content_score=score,
-                                    detail=f"{where} exists, but the description ({c.description}) does not match its "
-                                    f"rubrica/text (overlap {score:.2f}): review" + extra, **base)
-                if score is not None:
-                    confirmed.append(f"the description fits (overlap {score:.2f})")
-        done = ("; " + ", ".join(confirmed)) if confirmed else ""
-        recheck = score is not None and text_only
-        if gap is not None:
-            return Outcome(status=gap[0], content_score=score, detail=f"{where} exists{done}; but {gap[1]}" + extra,
-                            text_only_fit=recheck, **base)
-        return Outcome(status="verified", content_score=score, detail=f"{where} exists{done}" + extra,
-                        text_only_fit=recheck, **base)
+        return out_of_force
+
+    def _judge_description(self, c, where, *, heading, text, act_title, extra, base,
+                           confirmed: list[str]) -> tuple[Outcome | None, float | None, bool]:
+        """The cited description against the article: (an outcome to review, or None; its score;
+        whether it fits the text but not a word of the rubrica). What fits is added to `confirmed`."""
+        score, text_only = None, False
+        if names_the_act(self.an, c.description, act_title):
+            confirmed.append(f"the description ({c.description}) names the act, not the article: not compared")
+        else:
+            fit = description_fit(self.an, c.description, heading, text)
+            score = score_of(fit, heading)
+            text_only = bool(heading) and fit is not None and fit[0] == 0.0
+            clash = antonym_clash(self.an, c.description, heading) if score is not None else None
+            if clash is not None:
+                # not a mismatch yet: check_statute looks for the article the description does fit
+                return Outcome(status="content_unconfirmed", content_score=0.0,
+                               antonym=f"{clash[0]} / {clash[1]}",
+                               detail=f"{where} exists, but the description ({c.description}) says "
+                               f"'{clash[0]}' where its rubrica says '{clash[1]}': the opposite meaning: review"
+                               + extra, **base), score, text_only
+            if score is not None and score < CONTENT_THRESHOLD:
+                # not a mismatch yet: check_statute looks for the article the description does fit
+                return Outcome(status="content_unconfirmed", content_score=score,
+                               detail=f"{where} exists, but the description ({c.description}) does not match its "
+                               f"rubrica/text (overlap {score:.2f}): review" + extra, **base), score, text_only
+            if score is not None:
+                confirmed.append(f"the description fits (overlap {score:.2f})")
+        return None, score, text_only
 
     async def _description_elsewhere(self, c: Citation, o: Outcome, key: str) -> Outcome:
         """A description that does not match the cited article is called a mismatch only when it
@@ -419,7 +436,7 @@ class StatuteChecks:
 
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return Outcome(status="upstream_unavailable", urn=r.urn,
-                            detail=f"{r.label}: live lookup budget of this call ({MAX_LIVE_LOOKUPS}) used up: not checked")
+                           detail=f"{r.label}: live lookup budget of this call ({MAX_LIVE_LOOKUPS}) used up: not checked")
         self.live_used += 1
         self._versions.pop(r.urn or "", None)
         target = Target(urn=r.urn, ref=r.ref)
@@ -429,8 +446,8 @@ class StatuteChecks:
                 version, served, stale, _ = await act_version(self.app, target, self.at)
                 self._versions.pop(version.urn, None)
                 return Outcome(status="verified", urn=version.urn, checked_version=version.version, served_from=served,
-                                source_url=version.source_url, detail=f"{r.label}: the act exists (Normattiva)"
-                                + (" — stale cached copy" if stale else ""))
+                               source_url=version.source_url, detail=f"{r.label}: the act exists (Normattiva)"
+                               + (" — stale cached copy" if stale else ""))
             try:
                 served = await served_article(self.app, target, key, self.at)
             except NotFound as exc:
@@ -438,8 +455,8 @@ class StatuteChecks:
                     raise  # Normattiva confirmed the ACT does not exist: act_unresolvable below
                 if exc.details.get("not_yet_in_force"):  # Normattiva's own answer: no text in force that day
                     return Outcome(status="not_found", urn=r.urn, served_from="normattiva_api",
-                                    detail=f"art. {key} {r.label} is not in force on {self.at or 'today'} "
-                                    f"(Normattiva: {exc.message[:200]})")
+                                   detail=f"art. {key} {r.label} is not in force on {self.at or 'today'} "
+                                   f"(Normattiva: {exc.message[:200]})")
                 return await self._settle_after_live(c, r, key, since, exc, api_final=api_not_found_is_final(exc, key))
             a = served.article
             r2 = _Resolved(urn=a.urn, ref=r.ref, label=r.label)
@@ -449,11 +466,11 @@ class StatuteChecks:
                                        extra=" (stale cached copy)" if served.stale else "", lifecycle=a.lifecycle)
         except IdentityMismatch as exc:
             return Outcome(status="act_unresolvable", urn=None,
-                            detail=f"{r.label}: Normattiva answered with another act ({exc.message}); the citation's "
-                            "coordinates are probably wrong")
+                           detail=f"{r.label}: Normattiva answered with another act ({exc.message}); the citation's "
+                           "coordinates are probably wrong")
         except NotFound as exc:
             return Outcome(status="act_unresolvable", urn=r.urn,
-                            detail=f"{r.label}: Normattiva could not find the act ({exc.message}); check type, number and date")
+                           detail=f"{r.label}: Normattiva could not find the act ({exc.message}); check type, number and date")
         except UNREACHABLE as exc:
             what = "not in the local index" if not had_cache else "the cached copy cannot settle it"
             return Outcome(status="upstream_unavailable", urn=r.urn, detail=f"{r.label}: {what}, and Normattiva could not be reached ({exc.code})")
@@ -486,14 +503,14 @@ class StatuteChecks:
             # the OpenData API's own answer: the act exists, this (plain numeric) article does not
             hint, near = (article_range_hint(versions[0].keys, key) if versions else (exc.details.get("hint") or None, []))
             return Outcome(status="not_found", urn=urn, range_hint=hint, nearest=near, served_from="normattiva_api",
-                            detail=f"art. {key} does not exist in {r.label} (Normattiva OpenData API: the act exists, "
-                            "the article does not)")
+                           detail=f"art. {key} does not exist in {r.label} (Normattiva OpenData API: the act exists, "
+                           "the article does not)")
         held = f"the cached copy ({v.version}) lacks it but is not the authoritative text" if v is not None else (
             "no copy of the act is cached")
         return Outcome(status="upstream_unavailable", urn=urn,
-                        detail=f"{r.label}: art. {key} could not be checked"
-                        + (f" on {self.at}" if self.at else "")
-                        + f": Normattiva could not be reached, or its answer was not conclusive; {held}")
+                       detail=f"{r.label}: art. {key} could not be checked"
+                       + (f" on {self.at}" if self.at else "")
+                       + f": Normattiva could not be reached, or its answer was not conclusive; {held}")
 
     async def group_description(self, c: Citation, o: Outcome, group: list[Citation]) -> Outcome:
         """'artt. 575 e 577 c.p. (omicidio)': the description is the group's, so judge it on all its articles."""
