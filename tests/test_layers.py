@@ -49,7 +49,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.law.scanner._Scanner.parse_articles": "to split (issue 22)",
     "it_eli.law.scanner._Scanner.parse_case": "to split (issue 22)",
     "it_eli.law.scanner._parse_act": "to split (issue 22)",
-    "it_eli.mcp.tools.verify.it_coverage": "to split (issue 22)",
     "it_eli.search.index_archive.export_index": "to split (issue 22)",
     "it_eli.search.query.ranked_search": "to split (issue 22)",
     "it_eli.search.query_assist.expand": "to split (issue 22)",
