@@ -25,7 +25,7 @@ from it_eli.runtime.config import load_settings  # noqa: E402
 
 async def _run(settings, cases) -> list[tuple[str, bool, str, str, str]]:
     from it_eli.services.app import App
-    from it_eli.services.verification import verify_text
+    from it_eli.services.verification.verifier import verify_text
 
     app = App(settings)
     out = []

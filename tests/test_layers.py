@@ -36,15 +36,12 @@ MAX_FUNCTION_LINES = 60
 # module -> why it may be longer (data tables only)
 LONG_MODULES: dict[str, str] = {
     "it_eli.law.scanner": "to split (issue 22)",
-    "it_eli.services.verification": "to split (issue 22)",
 }
 # "module.qualified.name" -> why it may be longer (data tables only)
 LONG_FUNCTIONS: dict[str, str] = {
     "it_eli.law.scanner._Scanner.parse_articles": "to split (issue 22)",
     "it_eli.law.scanner._Scanner.parse_case": "to split (issue 22)",
     "it_eli.law.scanner._parse_act": "to split (issue 22)",
-    "it_eli.mcp.tools.verify.it_coverage": "to split (issue 22)",
-    "it_eli.services.verification.Verifier._judge_article": "to split (issue 22)",
 }
 
 

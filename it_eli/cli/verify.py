@@ -43,7 +43,7 @@ _HEADLINE = {
 
 
 def _read(path: str) -> str:
-    from it_eli.services.verification import MAX_INPUT_CHARS
+    from it_eli.services.verification.reading import MAX_INPUT_CHARS
 
     if path == "-":
         data = sys.stdin.buffer.read(MAX_INPUT_CHARS * 4 + 1)
@@ -86,7 +86,7 @@ def render_text(result) -> str:
 def run_verify(args, settings) -> int:
     """Called by `it-eli verify`; prints the result and returns the exit code."""
     from it_eli.services.app import App
-    from it_eli.services.verification import verify_text
+    from it_eli.services.verification.verifier import verify_text
 
     try:
         text = _read(args.file)

@@ -11,7 +11,7 @@ from it_eli.sources.normattiva.akn.parser import parse_act
 from it_eli.sources.normattiva.lifecycle import act_lifecycle, article_events
 from it_eli.law.provision_status import article_status, comma_status, status_notes
 from it_eli.search.query import HitWindow
-from it_eli.services.verification import verify_text
+from it_eli.services.verification.verifier import verify_text
 from tests.content_cases import HELD_OUT
 
 AKN = "normattiva-akn"

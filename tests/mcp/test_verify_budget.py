@@ -24,7 +24,8 @@ from it_eli.services.app import App
 from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.runtime.config import load_settings
 from it_eli.mcp.tools.registry import call
-from it_eli.services.verification import GAP_KINDS, REPORT_ORDER, Verifier
+from it_eli.services.verification.verifier import Verifier
+from it_eli.services.verification.report import GAP_KINDS, REPORT_ORDER
 
 BUDGETS = [2000, 5000, 60_000]
 

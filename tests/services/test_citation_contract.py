@@ -9,7 +9,7 @@ from it_eli.services.app import App
 from it_eli.law import codes
 from it_eli.law.scanner import extract_citations
 from it_eli.mcp.tools.registry import call
-from it_eli.services.verification import verify_text
+from it_eli.services.verification.verifier import verify_text
 
 PARAGRAPH = (
     "Il dipendente ha violato l'art. 7 del d.P.R. 62/2013 e l'art. 53, comma 16-ter, del d.lgs. 30 marzo 2001, "

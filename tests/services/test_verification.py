@@ -14,15 +14,12 @@ from tests.citation_match import key_of, match
 from tests.offline_home import offline_env, prepare_home
 from it_eli.services.app import App
 from it_eli.runtime.config import load_settings
-from it_eli.services.verification import (
-    GAP_KINDS,
-    MAX_INPUT_CHARS,
-    InputTooLarge,
-    canon_key,
-    comma_in_text,
-    content_score,
-    verify_text,
-)
+from it_eli.law.grammar import canon_key
+from it_eli.services.verification.verifier import verify_text
+from it_eli.services.verification.report import GAP_KINDS
+from it_eli.services.verification.reading import MAX_INPUT_CHARS, InputTooLarge
+from it_eli.services.verification.article_parts import comma_in_text
+from it_eli.services.verification.content import content_score
 from it_eli.law.grammar import article_range_hint as range_hint
 from it_eli.law.grammar import nearest_articles as nearest_keys
 from tests.verify_cases import CASES, NC, UU

@@ -28,8 +28,10 @@ from tests.offline_home import offline_env
 from it_eli.services.app import App
 from it_eli.law.scanner import extract_citations
 from it_eli.runtime.config import load_settings
-from it_eli.search.statutes.loading import import_files
-from it_eli.services.verification import GAP_KINDS, check_items, verify_text
+from it_eli.search.statutes import import_files
+from it_eli.services.verification.verifier import verify_text
+from it_eli.services.verification.report import GAP_KINDS
+from it_eli.services.verification.article_parts import check_items
 
 EXPORTS = [
     "mcp-legal-it__codice_penale.xml", "scabopdf__codice_penale.xml", "mcp-legal-it__costituzione.xml",
@@ -399,7 +401,7 @@ def test_a_ga_number_that_starts_like_its_year_is_not_cut():
     """The GA client splits the portal's '202620261' into n. 20261/2026; the verifier must not cut
     the year off the number a second time (n. 1/2026)."""
     from it_eli.sources.ga.portal import GaHit
-    from it_eli.services.verification import _ga_number
+    from it_eli.services.verification.decisions import _ga_number
 
     hit = GaHit(number="20261", year=2026, portal_number="202620261", source_url="https://www.giustizia-amministrativa.it/")
     assert _ga_number(hit) == "20261"

@@ -20,14 +20,12 @@ from msgspec import Meta
 
 from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
-from it_eli.search.statutes.store import StatuteStore
-from it_eli.search.statutes.records import DATASET_NOTE
-from it_eli.services.verification import (
+from it_eli.search.statutes import DATASET_NOTE, StatuteStore
+from it_eli.services.verification.reading import MAX_INPUT_CHARS, MAX_LIVE_LOOKUPS, check_input
+from it_eli.services.verification.report import (
     CEDU_FALLBACK,
     COURT_FALLBACKS,
     EU_FALLBACK,
-    MAX_INPUT_CHARS,
-    MAX_LIVE_LOOKUPS,
     REGIONAL_FALLBACK,
     CheckedCitation,
     GapGroup,
@@ -35,11 +33,10 @@ from it_eli.services.verification import (
     ReportedCitation,
     VerifyResult,
     VerifySummary,
-    check_input,
     distinct_citations,
     gap_groups,
-    verify_text,
 )
+from it_eli.services.verification.verifier import verify_text
 from it_eli.runtime.workers import in_thread
 from .registry import tool
 
@@ -298,22 +295,9 @@ def _decision_coverage(app) -> DecisionCoverage:
     )
 
 
-@tool("it_coverage", CoverageParams, CoverageResult)
-async def it_coverage(app, offset=0):
-    """What it_eli can check and since when: statute acts in the local index (versions, capture
-    dates, freshness), the Constitutional Court index (build date, years, count, sources), the
-    live sources and their limits, and what is not covered, each with a fallback. The acts come a
-    page at a time when they do not all fit: pass statutes.next_offset back as offset."""
-    if offset < 0:
-        raise InvalidArg(f"offset={offset}", valid="an offset from 0 (use statutes.next_offset)")
-    s = app.settings
-    try:
-        statutes = await asyncio.to_thread(_statute_coverage, app.statutes)
-    except ItEliError:
-        statutes = StatuteCoverage(acts=0, articles_newest_versions=0, acts_list=[], freshness_days=s.statute_ttl_days,
-                                   first_capture=None, last_capture=None)
-    cost = await asyncio.to_thread(_decision_coverage, app)
-    live = [
+def _live_sources(s) -> list[LiveSource]:
+    """The upstreams verification asks when the local indexes cannot settle a citation, with their limits."""
+    return [
         LiveSource(name="Normattiva portal (Akoma Ntoso export)", url=s.normattiva_url,
                    used_for="acts not in the local index: whole act, identity-checked, then cached",
                    limits="national acts only; regional laws and EU acts are not there"),
@@ -327,7 +311,11 @@ async def it_coverage(app, offset=0):
                    used_for="Consiglio di Stato, C.G.A.R.S. and TAR decisions by number (year filtered locally)",
                    limits="only the newest page of results; absence is a gap, never 'not found'"),
     ]
-    gaps = [
+
+
+def _coverage_gaps(cost: DecisionCoverage) -> list[CoverageGap]:
+    """What it_eli does not cover, each with why and where to look instead."""
+    return [
         CoverageGap(what="Constitutional Court decisions outside the local index",
                     why="the index holds only what was built" + ("" if cost.complete_download else " (not the Court's full download)"),
                     fallback="`it-eli index build` (full open data), or www.cortecostituzionale.it"),
@@ -360,6 +348,25 @@ async def it_coverage(app, offset=0):
                     why="another numbering may be meant; reported lettera_not_checkable",
                     fallback="read the article text (it_get_text)"),
     ]
+
+
+@tool("it_coverage", CoverageParams, CoverageResult)
+async def it_coverage(app, offset=0):
+    """What it_eli can check and since when: statute acts in the local index (versions, capture
+    dates, freshness), the Constitutional Court index (build date, years, count, sources), the
+    live sources and their limits, and what is not covered, each with a fallback. The acts come a
+    page at a time when they do not all fit: pass statutes.next_offset back as offset."""
+    if offset < 0:
+        raise InvalidArg(f"offset={offset}", valid="an offset from 0 (use statutes.next_offset)")
+    s = app.settings
+    try:
+        statutes = await asyncio.to_thread(_statute_coverage, app.statutes)
+    except ItEliError:
+        statutes = StatuteCoverage(acts=0, articles_newest_versions=0, acts_list=[], freshness_days=s.statute_ttl_days,
+                                   first_capture=None, last_capture=None)
+    cost = await asyncio.to_thread(_decision_coverage, app)
+    live = _live_sources(s)
+    gaps = _coverage_gaps(cost)
     result = CoverageResult(
         statutes=statutes, constitutional_court=cost, live_sources=live, not_covered=gaps,
         verify_limits={"max_input_chars": MAX_INPUT_CHARS, "max_live_lookups_per_call": MAX_LIVE_LOOKUPS},
