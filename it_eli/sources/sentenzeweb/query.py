@@ -25,7 +25,7 @@ def _number(value: float) -> str:
 
 
 class _Compiler:
-    """`it_eli.search.query` AST -> Solr `q`. Every user term becomes an escaped phrase on `ocr`."""
+    """`it_eli.law.query` tree -> Solr `q`. Every user term becomes an escaped phrase on `ocr`."""
 
     def __init__(self) -> None:
         self.notes: list[str] = []
