@@ -20,10 +20,10 @@ from typing import Literal
 
 import msgspec
 
-from .acts import ACT_TYPES, BY_URN_TYPE, authority_slug
-from .codes import approving_act, scan_pattern
-from .urn import act_identifiers, article_urn, build_ecli
-from .grammar import DAY_RE, LATIN, MONTH_RE, ORDINAL_RE, ORDINALS, canon_key, iso_date, roman_to_int, transitional_key, year_of
+from ..acts import ACT_TYPES, BY_URN_TYPE, authority_slug
+from ..codes import approving_act, scan_pattern
+from ..urn import act_identifiers, article_urn, build_ecli
+from ..grammar import DAY_RE, LATIN, MONTH_RE, ORDINAL_RE, ORDINALS, canon_key, iso_date, roman_to_int, transitional_key, year_of
 
 __all__ = ["ActRef", "Citation", "Partitions", "extract_citations", "partitions_of", "COURT_NAMES", "PARTITION_NAMES"]
 
