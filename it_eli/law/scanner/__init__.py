@@ -20,7 +20,7 @@ from typing import Literal
 
 import msgspec
 
-from ..acts import ACT_TYPES, BY_URN_TYPE, authority_slug
+from ..acts import ACT_TYPES, BY_URN_TYPE, ActType, authority_slug
 from ..codes import approving_act, scan_pattern
 from ..urn import act_identifiers, article_urn, build_ecli
 from ..grammar import DAY_RE, LATIN, MONTH_RE, ORDINAL_RE, ORDINALS, canon_key, iso_date, roman_to_int, transitional_key, year_of
@@ -708,6 +708,15 @@ def _is_long(key: str) -> bool:
     return n >= LONG_NUMBER_DIGITS
 
 
+def _drop_long_numbers(items: list[tuple[str, dict]], ends: list[int], rng: str | None) -> tuple[int, str | None]:
+    """Drop the long numbers ending an enumeration (not articles, when no act follows): returns
+    (where the group now ends, its range if it still has one)."""
+    while len(items) > 1 and _is_long(items[-1][0]):
+        items.pop()
+        ends.pop()
+    return ends[-1], (rng if len(items) > 1 else None)
+
+
 def _roman(s: str) -> str:
     return str(roman_to_int(s) or s)
 
@@ -767,6 +776,72 @@ def _section_code(raw: str) -> str:
     return base + "".join("-" + w.lower() for w in words[1:])
 
 
+def _read_section(c: Citation, g: str, val: str) -> bool:
+    """Set on `c` the section or branch a case element `g` names ('civ.', 'S.U.', 'sez. III', 'Sezione
+    Terza', 'lav.', 'sez. giur.'); False when the element names neither."""
+    if g == "branch":
+        c.court_branch = "civ" if val.lower().startswith("civ") else "pen"
+    elif g == "su":
+        c.court_section = "U"
+    elif g == "plen":
+        c.court_section = "plen"
+    elif g == "sez":
+        _sez_section(c, val)
+    elif g in ("sezw", "sezpre"):
+        c.court_section = _section_code(val)
+    elif g == "bare":
+        c.court_section = _roman(val.split("-")[0]) + ("-" + val.split("-")[1] if "-" in val else "")
+    elif g == "lav":
+        c.court_section, c.court_branch = "lav", c.court_branch or "civ"
+    elif g == "sezx":
+        c.court_section = c.court_section or re.sub(r"^sez(?:ioni|ione|z?\.)\s?", "", re.sub(r"\s+", " ", val.strip()).lower())
+    else:
+        return False
+    return True
+
+
+def _sez_section(c: Citation, val: str) -> None:
+    """The section after 'sez.': 'III', '6-1', 'lav.', 'L', 'trib.', 'fer.', or a branch ('sez. penale')."""
+    v = val.rstrip(".").lower()
+    v = {"l": "lav", "f": "fer"}.get(v, v)  # the Cassazione's own codes: "Sez. L", "Sez. F"
+    if v.startswith("lav"):
+        c.court_section, c.court_branch = "lav", c.court_branch or "civ"
+    elif v.startswith("trib"):
+        c.court_section, c.court_branch = "trib", c.court_branch or "civ"
+    elif v.startswith("fer"):
+        c.court_section = "fer"
+    elif v[:3] in ("pen", "civ") and v in ("pen", "civ", "penale", "civile"):
+        c.court_branch = v[:3]  # "sez. penale" of a Corte d'appello: the branch
+    else:
+        rm = re.match(r"([ivx]+|\d+)(.*)", v)
+        if rm:
+            base = _roman(rm.group(1).upper()) if rm.group(1)[0] in "ivx" else str(int(rm.group(1)))
+            suf = rm.group(2).strip(" -–")
+            c.court_section = base + ("-" + suf if suf else "")
+        else:
+            c.court_section = v
+
+
+def _read_causa(c: Citation, val: str) -> None:
+    """An EU case number: 'C-311/18', 'causa T-604/18'."""
+    cm = re.search(r"([CTF])\s?[-–]\s?(\d{1,4})/(\d{2})", val)
+    c.decision_number = f"{cm.group(1)}-{int(cm.group(2))}/{cm.group(3)}"
+    c.decision_year = c.decision_year or _year(cm.group(3))
+
+
+def _read_number(c: Citation, val: str) -> bool:
+    """A decision's number with its year or date: 'n. 1234/2020', 'n. 5 del 12 marzo 2021'. True when
+    the number carries its year."""
+    nm = _NUM_PARTS.match(val)
+    c.decision_number = str(int(nm.group("n")))
+    yraw = nm.group("y2") or nm.group("y4")
+    if yraw:
+        c.decision_year = _year(yraw)
+    if nm.group("d") and c.decision_date is None:
+        c.decision_date = _iso(nm.group("d"), nm.group("m"), c.decision_year)
+    return bool(yraw)
+
+
 # --------------------------------------------------------------------------- parsing helpers
 
 
@@ -819,6 +894,39 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
     p = m.end()
     if act_type == "legge" and word.lower() == "l." and text[pos - 1 : pos] in ("'", "’"):
         return None
+    act_type, info, region, issuer, authority, p = _region_or_issuer(text, p, act_type, info)
+    d = _date_coordinates(text, p, act_type)
+    if d:
+        read = _date_first(d, act_type, info, region, issuer)
+    else:
+        n = _COORD_NUM.match(text, p)
+        if not n and (region is not None or issuer is not None):
+            # "art. 5 l.r. Lombardia": a regional law, coordinates not given
+            return _ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
+                                  raw=text[pos:p].strip(), start=pos, end=p), p)
+        if not n:
+            return None
+        read = _number_first(n, act_type)
+    if read is None:
+        return None
+    number, year, date, more, end = read
+    if number is not None:
+        number = _act_number(number)
+    act_type, region, issuer, authority, end = _region_or_issuer_after(text, end, act_type, info, region, issuer,
+                                                                       authority)
+    act = ActRef(act_type=act_type, number=number, year=year, date=date, raw=text[pos:end].strip(), region=region,
+                 issuer=issuer, authority=authority)
+    if act_type == "decreto.legge":
+        end = _conversion_law(text, pos, end, act)
+    act.start, act.end = pos, end
+    others = [msgspec.structs.replace(act, number=str(int(x)), converted_by=None) for x in more]
+    return _ActHit(act, end, others)
+
+
+def _region_or_issuer(text: str, p: int, act_type: str, info: ActType) -> tuple:
+    """What stands between an act's type and its coordinates: a regional law's Region ('l.r.
+    Lombardia', 'legge della Regione Puglia'), a decree's issuer ('D.M. Giustizia').
+    Returns (act_type, info, region, issuer, authority, where the coordinates start)."""
     region = issuer = authority = None
     if info.family == "regionale":
         r = _REGION_AFTER.match(text, p)
@@ -834,46 +942,58 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
         im = _ISSUER.match(text, p)
         if im:
             (issuer, authority), p = _issuer_authority(im), im.end()
-    number = year = date = None
-    more: list[str] = []
+    return act_type, info, region, issuer, authority, p
+
+
+def _date_coordinates(text: str, p: int, act_type: str) -> re.Match | None:
+    """Date-first coordinates at p ('8 giugno 2001, n. 231', '7/8/1990, n. 241'), else None."""
     d = _COORD_DATE.match(text, p)
     if d is None:
         d = _COORD_NDATE.match(text, p)
         if d is not None and _iso(d.group("d"), d.group("m"), _year(d.group("y"), act_type)) is None:
             d = None  # "l. 24/1/90" is not a date: read as a number below
-    if d:
-        year = _year(d.group("y"), act_type)
-        if year is None:
-            return None
-        date = _iso(d.group("d"), d.group("m"), year)
-        number = d.group("n")
-        more = re.findall(r"\d+", d.group("more") or "")
-        end = d.end()
-        if number is None and not info.date_only and region is None and issuer is None:
-            return None  # "legge 7 agosto 1990" with no number: not enough to name a law
-    else:
-        n = _COORD_NUM.match(text, p)
-        if not n and (region is not None or issuer is not None):
-            # "art. 5 l.r. Lombardia": a regional law, coordinates not given
-            return _ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
-                                  raw=text[pos:p].strip(), start=pos, end=p), p)
-        if not n:
-            return None
-        number = n.group("n")
-        yraw = n.group("y2") or n.group("y4") or n.group("n_y") or n.group("y5") or n.group("y6")
-        year = _year(yraw, act_type)
-        if yraw and year is None:
-            return None
-        if not yraw and not n.group("mark"):
-            return None  # "legge 104" alone is too ambiguous; require "n." or a year
-        if n.group("d"):
-            date = _iso(n.group("d"), n.group("m"), year)
-        elif n.group("n_d"):
-            date = _iso(n.group("n_d"), n.group("n_m"), year)
-        more = re.findall(r"\d+", n.group("more") or "")
-        end = n.end()
-    if number is not None:
-        number = _act_number(number)
+    return d
+
+
+def _date_first(d: re.Match, act_type: str, info: ActType, region: str | None, issuer: str | None) -> tuple | None:
+    """(number, year, date, further numbers, end) of date-first coordinates; None when they do not
+    name an act."""
+    year = _year(d.group("y"), act_type)
+    if year is None:
+        return None
+    date = _iso(d.group("d"), d.group("m"), year)
+    number = d.group("n")
+    more = re.findall(r"\d+", d.group("more") or "")
+    end = d.end()
+    if number is None and not info.date_only and region is None and issuer is None:
+        return None  # "legge 7 agosto 1990" with no number: not enough to name a law
+    return number, year, date, more, end
+
+
+def _number_first(n: re.Match, act_type: str) -> tuple | None:
+    """(number, year, date, further numbers, end) of number-first coordinates ('n. 241/1990', 'n. 231
+    del 2001'); None when they do not name an act."""
+    date = None
+    number = n.group("n")
+    yraw = n.group("y2") or n.group("y4") or n.group("n_y") or n.group("y5") or n.group("y6")
+    year = _year(yraw, act_type)
+    if yraw and year is None:
+        return None
+    if not yraw and not n.group("mark"):
+        return None  # "legge 104" alone is too ambiguous; require "n." or a year
+    if n.group("d"):
+        date = _iso(n.group("d"), n.group("m"), year)
+    elif n.group("n_d"):
+        date = _iso(n.group("n_d"), n.group("n_m"), year)
+    more = re.findall(r"\d+", n.group("more") or "")
+    end = n.end()
+    return number, year, date, more, end
+
+
+def _region_or_issuer_after(text: str, end: int, act_type: str, info: ActType, region: str | None, issuer: str | None,
+                            authority: str | None) -> tuple:
+    """The Region or issuer written after an act's coordinates ('legge n. 12/2005 della Regione
+    Lombardia', 'l.r. n. 12/2005 Lombardia'). Returns (act_type, region, issuer, authority, end)."""
     if act_type == "legge" and region is None:
         r = _REGION_OF_LEGGE.match(text, end)  # "legge n. 12/2005 della Regione Lombardia"
         if r:
@@ -886,22 +1006,23 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
         im = _ISSUER.match(text, end)
         if im:
             (issuer, authority), end = _issuer_authority(im), im.end()
-    act = ActRef(act_type=act_type, number=number, year=year, date=date, raw=text[pos:end].strip(), region=region,
-                 issuer=issuer, authority=authority)
-    if act_type == "decreto.legge":
-        c = _CONV.match(text, end)
-        if c and c.end() > end + 2:
-            conv = _parse_act(text, c.end())
-            if conv and conv.act.act_type == "legge":
-                act.converted_by = conv.act
-                end = conv.end
-                if c.group("br"):  # "d.l. 76/2020 (conv. in l. 120/2020), art. 1": the bracket closes the decree
-                    close = re.match(r"\s{0,3}\)", text[end:end + 4])
-                    end += close.end() if close else 0
-                act.raw = text[pos:end].strip()
-    act.start, act.end = pos, end
-    others = [msgspec.structs.replace(act, number=str(int(x)), converted_by=None) for x in more]
-    return _ActHit(act, end, others)
+    return act_type, region, issuer, authority, end
+
+
+def _conversion_law(text: str, pos: int, end: int, act: ActRef) -> int:
+    """'d.l. ..., conv. dalla l. ...': a decree-law's conversion law, set on `act`; returns where
+    the decree's citation ends."""
+    c = _CONV.match(text, end)
+    if c and c.end() > end + 2:
+        conv = _parse_act(text, c.end())
+        if conv and conv.act.act_type == "legge":
+            act.converted_by = conv.act
+            end = conv.end
+            if c.group("br"):  # "d.l. 76/2020 (conv. in l. 120/2020), art. 1": the bracket closes the decree
+                close = re.match(r"\s{0,3}\)", text[end:end + 4])
+                end += close.end() if close else 0
+            act.raw = text[pos:end].strip()
+    return end
 
 
 def _eu_year(raw: str) -> int | None:
@@ -1241,82 +1362,107 @@ class _Scanner:
             if act is None and not via_br and _is_long(items[-1][0]) and len(items) > 1:
                 # "artt. 3 e 4, 20121 Milano": a long number after the first, with no act after it,
                 # is a postal code, an amount, a protocol number -- not an article
-                while len(items) > 1 and _is_long(items[-1][0]):
-                    items.pop()
-                    ends.pop()
-                art_end = ends[-1]
-                rng = rng if len(items) > 1 else None
+                art_end, rng = _drop_long_numbers(items, ends, rng)
                 and_following = False
                 keys = [k for k, _ in items]
             end = art_end
             if act is not None or via_br:
-                end = pos2
-                if not via_br:
-                    # "art. 2043 c.c.": an explicit act ends the reach of any preceding act
-                    self._flush_pending()
-                    self._remember(act)
-                if len(items) == 1 and not items[0][1]:
-                    # trailing specs after the act: "art. 62-bis c.p., comma 1"
-                    spec, e2 = self._parse_item_specs(end)
-                    if _is_long(spec.get("numero") or ""):
-                        spec = {}  # "d.m. 12 maggio 2020, n. 123456": the act's (or a protocol) number
-                    if spec:
-                        items[0] = (items[0][0], spec)
-                        end = e2
+                end = self._act_given(act, via_br, items, pos2)
             else:
-                act = self._pending_reaches(start)
-                if act is not None:
-                    self.pending_used = True
-                    self.anchor_end = end
-                else:
-                    act = self._joined_act(start, end)
+                act = self._act_implied(start, end)
             if via_br and act is not None:
                 self._backfill(act, group_start)
-            desc = None
-            d = _DESC.match(text, end)
-            if d and not _DESC_REJECT.match(d.group("d")):
-                desc = d.group("d").strip()
-            raw = text[group_start:end]
-            for i, (k, sp) in enumerate(items):
-                c = Citation(
-                    raw=raw, start=group_start, end=end, kind="statute", act=act, act_unresolved=act is None,
-                    via_backreference=via_br, article=k, comma=sp.get("comma"), lettera=sp.get("lettera"),
-                    numero=sp.get("numero"), article_range=rng if rng and i in (0, len(items) - 1) else None,
-                    and_following=and_following and i == len(items) - 1,
-                    description=desc if i == len(items) - 1 else None,
-                    periodo=sp.get("periodo"), paragrafo=sp.get("paragrafo"), punto=sp.get("punto"), allegato=allegato,
-                )
-                if first and i == 0 and prefix:
-                    if c.comma is None and prefix.get("comma"):
-                        c.comma = prefix["comma"]
-                    if c.lettera is None and prefix.get("lettera"):
-                        c.lettera = prefix["lettera"]
-                    if c.numero is None and prefix.get("numero"):
-                        c.numero = prefix["numero"]
-                    if c.periodo is None and prefix.get("periodo"):
-                        c.periodo = prefix["periodo"]
-                self.out.append(c)
-                if act is not None:
-                    self.article_acts[k] = act
+            self._cite_articles(items, act, via_br, rng, and_following, allegato, group_start, end,
+                                prefix if first else None)
             first = False
             # "artt. 3 Cost., 97 Cost. e 1 l. 241/1990": each item with its own act
             if not (plural and act is not None and not via_br):
                 return end
-            s = _SEQ_SEP.match(text, end)
-            if not s or s.end() == end:
+            nxt = self._next_group(end, plural)
+            if nxt is None:
                 return end
-            n = _NUM_START.match(text, s.end())
-            if not n:
-                return end
-            # only continue if this next group names its own act
-            probe_items, _, _, probe_end, _ = self._parse_group(s.end(), n.end(), _norm_key(n.group("num")), plural)
-            c = _CONNECT.match(text, probe_end)
-            q = c.end() if c else probe_end
-            if not (_parse_code(text, q) or _parse_act(text, q) or _parse_code(text, probe_end) or _parse_act(text, probe_end)):
-                return end
-            i = text[s.start() : s.end()].lower().find("art")  # ", gli artt. 3 ..." -> raw starts at the anchor
-            group_start = s.start() + i if i >= 0 else s.end()
-            head_end, first_key = n.end(), _norm_key(n.group("num"))
+            group_start, head_end, first_key = nxt
+
+    def _act_given(self, act: ActRef | None, via_br: bool, items: list[tuple[str, dict]], end: int) -> int:
+        """The act named after the articles (or back-referred to): it ends any preceding act's reach,
+        and partitions may follow it ('art. 62-bis c.p., comma 1'). Returns where the citation ends."""
+        if not via_br:
+            # "art. 2043 c.c.": an explicit act ends the reach of any preceding act
+            self._flush_pending()
+            self._remember(act)
+        if len(items) == 1 and not items[0][1]:
+            # trailing specs after the act: "art. 62-bis c.p., comma 1"
+            spec, e2 = self._parse_item_specs(end)
+            if _is_long(spec.get("numero") or ""):
+                spec = {}  # "d.m. 12 maggio 2020, n. 123456": the act's (or a protocol) number
+            if spec:
+                items[0] = (items[0][0], spec)
+                end = e2
+        return end
+
+    def _act_implied(self, start: int, end: int) -> ActRef | None:
+        """No act after the articles: the act named just before ('la legge n. 241/1990, all'art. 3'),
+        or the act of the citation this one is joined to; None when neither."""
+        act = self._pending_reaches(start)
+        if act is not None:
+            self.pending_used = True
+            self.anchor_end = end
+        else:
+            act = self._joined_act(start, end)
+        return act
+
+    def _cite_articles(self, items: list[tuple[str, dict]], act: ActRef | None, via_br: bool, rng: str | None,
+                       and_following: bool, allegato: str | None, group_start: int, end: int,
+                       prefix: dict | None) -> None:
+        """One citation per article of a group, all spanning the group; the prefix read before the
+        first group ('secondo comma dell'art. 5') goes to its first article."""
+        text = self.text
+        desc = None
+        d = _DESC.match(text, end)
+        if d and not _DESC_REJECT.match(d.group("d")):
+            desc = d.group("d").strip()
+        raw = text[group_start:end]
+        for i, (k, sp) in enumerate(items):
+            c = Citation(
+                raw=raw, start=group_start, end=end, kind="statute", act=act, act_unresolved=act is None,
+                via_backreference=via_br, article=k, comma=sp.get("comma"), lettera=sp.get("lettera"),
+                numero=sp.get("numero"), article_range=rng if rng and i in (0, len(items) - 1) else None,
+                and_following=and_following and i == len(items) - 1,
+                description=desc if i == len(items) - 1 else None,
+                periodo=sp.get("periodo"), paragrafo=sp.get("paragrafo"), punto=sp.get("punto"), allegato=allegato,
+            )
+            if i == 0 and prefix:
+                if c.comma is None and prefix.get("comma"):
+                    c.comma = prefix["comma"]
+                if c.lettera is None and prefix.get("lettera"):
+                    c.lettera = prefix["lettera"]
+                if c.numero is None and prefix.get("numero"):
+                    c.numero = prefix["numero"]
+                if c.periodo is None and prefix.get("periodo"):
+                    c.periodo = prefix["periodo"]
+            self.out.append(c)
+            if act is not None:
+                self.article_acts[k] = act
+
+    def _next_group(self, end: int, plural: bool) -> tuple[int, int, str] | None:
+        """(start, end of head, first key) of the next group of an enumeration when it names its own
+        act ('artt. 3 Cost., 97 Cost. e 1 l. 241/1990'); None when the enumeration ends here."""
+        text = self.text
+        s = _SEQ_SEP.match(text, end)
+        if not s or s.end() == end:
+            return None
+        n = _NUM_START.match(text, s.end())
+        if not n:
+            return None
+        # only continue if this next group names its own act
+        probe_items, _, _, probe_end, _ = self._parse_group(s.end(), n.end(), _norm_key(n.group("num")), plural)
+        c = _CONNECT.match(text, probe_end)
+        q = c.end() if c else probe_end
+        if not (_parse_code(text, q) or _parse_act(text, q) or _parse_code(text, probe_end) or _parse_act(text, probe_end)):
+            return None
+        i = text[s.start() : s.end()].lower().find("art")  # ", gli artt. 3 ..." -> raw starts at the anchor
+        group_start = s.start() + i if i >= 0 else s.end()
+        return group_start, n.end(), _norm_key(n.group("num"))
 
     def _joined_act(self, start: int, end: int) -> ActRef | None:
         """'l'art. 2043 c.c. e dell'art. 2059', 'l'art. 7 della legge 241 del 1990 e l'art. 8': an
@@ -1522,6 +1668,40 @@ class _Scanner:
     # -- case law -----------------------------------------------------------
     def parse_case(self, start: int, anchor: str) -> int:
         text = self.text
+        c, court, pos = self._case_head(start, anchor)
+        pos, got_num, got_date, date_end, plural, num_year, last = self._case_elements(c, court, pos)
+        if not got_num and last == "dtype":
+            # numbers right after the type, no "n.", sharing a year: "Corte cost., sentt. 348 e 349 del 2007"
+            hm = _BARE_HEAD.match(text, pos)
+            lm = _LIST_TAIL.match(text, hm.end()) if hm else None
+            if lm and (lm.group("y2") or lm.group("y4")):
+                c.decision_number, got_num, pos = str(int(hm.group("n"))), True, hm.end()
+        if not got_num and not got_date:
+            # a court name alone is prose; with a date and no number it is still a citation
+            # ("Cass., 12 febbraio 2021"; "Corte EDU, 8 gennaio 2013, Torreggiani c. Italia")
+            return start + 1
+        if not got_num:
+            pos = date_end  # date-only: the citation ends with its date
+        listed, pos = self._listed_numbers(c, pos, got_num and not num_year, plural)
+        # a trailing date after the number: "n. 456, 12 luglio 2023" / "n. 456 del 12/07/2023"
+        m = _CASE_EL.match(text, pos) if not listed else None
+        if m and m.lastgroup == "date" and (c.decision_date is None or _is_deposit(m.group("date"))):
+            _take_date(c, m.group("date"))
+            pos = m.end()
+        if c.decision_year is None and c.decision_date:
+            c.decision_year = int(c.decision_date[:4])
+        c.end = pos
+        c.raw = text[c.start:pos]
+        self.out.append(c)
+        # a list shares its span, as an enumeration of articles does ("artt. 3 e 4")
+        for n in listed:
+            self.out.append(self._same_court(c, c.start, pos, n, c.decision_year, c.decision_date, c.decision_type))
+        return self._chained_decisions(c, pos, plural)
+
+    def _case_head(self, start: int, anchor: str) -> tuple[Citation, str, int]:
+        """The court named at start, with what its name carries: the section written before it, the
+        plenary, the Tribunale UE, the seat. Returns (the citation begun, court, where its elements start)."""
+        text = self.text
         court = court_of(anchor)
         pos = start + len(anchor)
         # complete the anchor word: "Corte costituzionale", "Cassazione", "Consiglio di Stato", "C.G.A.R.S.", "C.G.A.S."
@@ -1553,6 +1733,12 @@ class _Scanner:
             pm = _TAR_PLACE.match(text, pos)
             if pm:
                 c.court_seat, pos = _tar_seat(pm), pm.end()
+        return c, court, pos
+
+    def _case_elements(self, c: Citation, court: str, pos: int) -> tuple:
+        """The elements after the court's name, up to the decision's number: section, type, date,
+        seat... Returns (pos, got_num, got_date, date_end, plural, num_year, last element)."""
+        text = self.text
         got_num = got_date = used_filler = plural = num_year = False
         date_end = pos
         last = None
@@ -1563,37 +1749,8 @@ class _Scanner:
             g = m.lastgroup
             prev, last = last, g
             val = m.group(g)
-            if g == "branch":
-                c.court_branch = "civ" if val.lower().startswith("civ") else "pen"
-            elif g == "su":
-                c.court_section = "U"
-            elif g == "plen":
-                c.court_section = "plen"
-            elif g == "sez":
-                v = val.rstrip(".").lower()
-                v = {"l": "lav", "f": "fer"}.get(v, v)  # the Cassazione's own codes: "Sez. L", "Sez. F"
-                if v.startswith("lav"):
-                    c.court_section, c.court_branch = "lav", c.court_branch or "civ"
-                elif v.startswith("trib"):
-                    c.court_section, c.court_branch = "trib", c.court_branch or "civ"
-                elif v.startswith("fer"):
-                    c.court_section = "fer"
-                elif v[:3] in ("pen", "civ") and v in ("pen", "civ", "penale", "civile"):
-                    c.court_branch = v[:3]  # "sez. penale" of a Corte d'appello: the branch
-                else:
-                    rm = re.match(r"([ivx]+|\d+)(.*)", v)
-                    if rm:
-                        base = _roman(rm.group(1).upper()) if rm.group(1)[0] in "ivx" else str(int(rm.group(1)))
-                        suf = rm.group(2).strip(" -–")
-                        c.court_section = base + ("-" + suf if suf else "")
-                    else:
-                        c.court_section = v
-            elif g in ("sezw", "sezpre"):
-                c.court_section = _section_code(val)
-            elif g == "bare":
-                c.court_section = _roman(val.split("-")[0]) + ("-" + val.split("-")[1] if "-" in val else "")
-            elif g == "lav":
-                c.court_section, c.court_branch = "lav", c.court_branch or "civ"
+            if _read_section(c, g, val):
+                pass
             elif g == "tribs":
                 # "Cass. trib." is the Cassazione's tax section (a civil one), never a Tribunale
                 if court != "CASS":
@@ -1618,43 +1775,24 @@ class _Scanner:
             elif g == "place":
                 if not got_date:
                     c.court_seat = c.court_seat or val
-            elif g == "sezx":
-                c.court_section = c.court_section or re.sub(r"^sez(?:ioni|ione|z?\.)\s?", "", re.sub(r"\s+", " ", val.strip()).lower())
             elif g == "causa":
-                cm = re.search(r"([CTF])\s?[-–]\s?(\d{1,4})/(\d{2})", val)
-                c.decision_number = f"{cm.group(1)}-{int(cm.group(2))}/{cm.group(3)}"
-                c.decision_year = c.decision_year or _year(cm.group(3))
+                _read_causa(c, val)
                 got_num = True
                 pos = m.end()
                 break
             elif g == "num":
-                nm = _NUM_PARTS.match(val)
-                c.decision_number = str(int(nm.group("n")))
-                yraw = nm.group("y2") or nm.group("y4")
-                if yraw:
-                    c.decision_year = _year(yraw)
-                if nm.group("d") and c.decision_date is None:
-                    c.decision_date = _iso(nm.group("d"), nm.group("m"), c.decision_year)
-                got_num, num_year = True, bool(yraw)
+                got_num, num_year = True, _read_number(c, val)
                 plural = plural or val[:2].lower() == "nn" or val[:6].lower() == "numeri"
                 pos = m.end()
                 break
             pos = m.end()
-        if not got_num and last == "dtype":
-            # numbers right after the type, no "n.", sharing a year: "Corte cost., sentt. 348 e 349 del 2007"
-            hm = _BARE_HEAD.match(text, pos)
-            lm = _LIST_TAIL.match(text, hm.end()) if hm else None
-            if lm and (lm.group("y2") or lm.group("y4")):
-                c.decision_number, got_num, pos = str(int(hm.group("n"))), True, hm.end()
-        if not got_num and not got_date:
-            # a court name alone is prose; with a date and no number it is still a citation
-            # ("Cass., 12 febbraio 2021"; "Corte EDU, 8 gennaio 2013, Torreggiani c. Italia")
-            return start + 1
-        if not got_num:
-            pos = date_end  # date-only: the citation ends with its date
-        # more numbers sharing the first one's year: "sentt. nn. 348 e 349 del 2007"
+        return pos, got_num, got_date, date_end, plural, num_year, last
+
+    def _listed_numbers(self, c: Citation, pos: int, open_list: bool, plural: bool) -> tuple[list[str], int]:
+        """More numbers sharing the first one's year: "sentt. nn. 348 e 349 del 2007". Returns (the
+        further numbers, where they end); ([], pos) when none."""
         listed: list[str] = []
-        lm = _LIST_TAIL.match(text, pos) if got_num and not num_year and c.decision_number.isdigit() else None
+        lm = _LIST_TAIL.match(self.text, pos) if open_list and c.decision_number.isdigit() else None
         if lm and (lm.group("y2") or lm.group("y4") or plural):
             listed = [im.group("n") for im in _LIST_ITEM.finditer(lm.group("nums"))]
             yraw = lm.group("y2") or lm.group("y4")
@@ -1664,21 +1802,12 @@ class _Scanner:
                 if ldate or (c.decision_date and c.decision_date[:4] != str(c.decision_year)):
                     c.decision_date = ldate
             pos = lm.end()
-        # a trailing date after the number: "n. 456, 12 luglio 2023" / "n. 456 del 12/07/2023"
-        m = _CASE_EL.match(text, pos) if not listed else None
-        if m and m.lastgroup == "date" and (c.decision_date is None or _is_deposit(m.group("date"))):
-            _take_date(c, m.group("date"))
-            pos = m.end()
-        if c.decision_year is None and c.decision_date:
-            c.decision_year = int(c.decision_date[:4])
-        c.end = pos
-        c.raw = text[c.start:pos]
-        self.out.append(c)
-        # a list shares its span, as an enumeration of articles does ("artt. 3 e 4")
-        for n in listed:
-            self.out.append(self._same_court(c, c.start, pos, n, c.decision_year, c.decision_date, c.decision_type))
-        # same court, further decisions: "Cons. Stato, sez. IV, n. 3509 del 2016; n. 472 del 2016",
-        # each with its year or sharing one: "; nn. 10 e 11 del 2001"
+        return listed, pos
+
+    def _chained_decisions(self, c: Citation, pos: int, plural: bool) -> int:
+        """Same court, further decisions: "Cons. Stato, sez. IV, n. 3509 del 2016; n. 472 del 2016",
+        each with its year or sharing one: "; nn. 10 e 11 del 2001". Returns where the chain ends."""
+        text = self.text
         dtype = c.decision_type if plural else None
         while True:
             m = _CASE_CHAIN.match(text, pos)
