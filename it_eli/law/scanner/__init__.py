@@ -777,7 +777,7 @@ def _section_code(raw: str) -> str:
 
 
 def _read_section(c: Citation, g: str, val: str) -> bool:
-    """Set on `c` the section or branch a case element `g` names ('civ.', 'S.U.', 'sez. III', 'Sezione
+    """Set on `c` the section or branch a case element `g` names ('civ.', 'S.U.', 'sez. III', 'sez. L', 'Sezione
     Terza', 'lav.', 'sez. giur.'); False when the element names neither."""
     if g == "branch":
         c.court_branch = "civ" if val.lower().startswith("civ") else "pen"
@@ -786,7 +786,24 @@ def _read_section(c: Citation, g: str, val: str) -> bool:
     elif g == "plen":
         c.court_section = "plen"
     elif g == "sez":
-        _sez_section(c, val)
+        v = val.rstrip(".").lower()
+        v = {"l": "lav", "f": "fer"}.get(v, v)  # the Cassazione's own codes: "Sez. L", "Sez. F"
+        if v.startswith("lav"):
+            c.court_section, c.court_branch = "lav", c.court_branch or "civ"
+        elif v.startswith("trib"):
+            c.court_section, c.court_branch = "trib", c.court_branch or "civ"
+        elif v.startswith("fer"):
+            c.court_section = "fer"
+        elif v[:3] in ("pen", "civ") and v in ("pen", "civ", "penale", "civile"):
+            c.court_branch = v[:3]  # "sez. penale" of a Corte d'appello: the branch
+        else:
+            rm = re.match(r"([ivx]+|\d+)(.*)", v)
+            if rm:
+                base = _roman(rm.group(1).upper()) if rm.group(1)[0] in "ivx" else str(int(rm.group(1)))
+                suf = rm.group(2).strip(" -–")
+                c.court_section = base + ("-" + suf if suf else "")
+            else:
+                c.court_section = v
     elif g in ("sezw", "sezpre"):
         c.court_section = _section_code(val)
     elif g == "bare":
@@ -798,28 +815,6 @@ def _read_section(c: Citation, g: str, val: str) -> bool:
     else:
         return False
     return True
-
-
-def _sez_section(c: Citation, val: str) -> None:
-    """The section after 'sez.': 'III', '6-1', 'lav.', 'L', 'trib.', 'fer.', or a branch ('sez. penale')."""
-    v = val.rstrip(".").lower()
-    v = {"l": "lav", "f": "fer"}.get(v, v)  # the Cassazione's own codes: "Sez. L", "Sez. F"
-    if v.startswith("lav"):
-        c.court_section, c.court_branch = "lav", c.court_branch or "civ"
-    elif v.startswith("trib"):
-        c.court_section, c.court_branch = "trib", c.court_branch or "civ"
-    elif v.startswith("fer"):
-        c.court_section = "fer"
-    elif v[:3] in ("pen", "civ") and v in ("pen", "civ", "penale", "civile"):
-        c.court_branch = v[:3]  # "sez. penale" of a Corte d'appello: the branch
-    else:
-        rm = re.match(r"([ivx]+|\d+)(.*)", v)
-        if rm:
-            base = _roman(rm.group(1).upper()) if rm.group(1)[0] in "ivx" else str(int(rm.group(1)))
-            suf = rm.group(2).strip(" -–")
-            c.court_section = base + ("-" + suf if suf else "")
-        else:
-            c.court_section = v
 
 
 def _read_causa(c: Citation, val: str) -> None:
@@ -1149,20 +1144,10 @@ def _kinds_for(noun: str) -> tuple[str, ...] | None:
     return None  # testo unico, regolamento, atto...: any act
 
 
-class _Scanner:
-    """One pass over the text; holds the context needed for back-references."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.out: list[Citation] = []
-        # last mention of each act type: (order, act); a dict keeps back-reference lookup O(1)
-        self.last_by_type: dict[str, tuple[int, ActRef]] = {}
-        self.n_acts = 0
-        self.article_acts: dict[str, ActRef] = {}  # last act seen per article key ('art. 3 cit.')
-        self.pending: tuple[ActRef, int, int] | None = None  # standalone act: (act, start, end)
-        self.pending_used = False
-        self.pending_conflict = False
-        self.anchor_end = 0  # end of the text that last extended the pending act's reach
+class ActContext:
+    """Which act a statute citation is of: the act named just before it and how far it reaches, a
+    back-reference ('della medesima legge', 'cit.'), the act named after a partition. A part of the
+    scanner (`_Scanner`), which holds the state of the pass."""
 
     # -- standalone acts ---------------------------------------------------
     def _flush_pending(self) -> None:
@@ -1249,7 +1234,32 @@ class _Scanner:
                 return act, b.end(), True, act is None
         return None, pos, False, True
 
-    # -- articles --------------------------------------------------------
+    # -- standalone act mention ------------------------------------------------
+    def parse_act_mention(self, start: int) -> int:
+        hit = _parse_act(self.text, start) or _parse_code(self.text, start)
+        if not hit:
+            return start + 1
+        self._set_pending(hit.act, start, hit.end)
+        for other in hit.more:  # "dd.P.R. nn. 301, 305 e 309 del 1990": each act cited
+            self.out.append(Citation(raw=self.text[start:hit.end], start=start, end=hit.end, kind="statute", act=other))
+        return hit.end
+
+    def _act_after(self, pos: int) -> tuple[ActRef | None, int]:
+        """The act named right after a partition ('... della Costituzione', '... al d.lgs. 231/2001'),
+        else (None, pos)."""
+        c = _CONNECT.match(self.text, pos)
+        for q in dict.fromkeys((c.end() if c else pos, _GAP.match(self.text, pos).end(), pos)):
+            hit = _parse_act(self.text, q) or _parse_code(self.text, q)
+            if hit:
+                return hit.act, hit.end
+        return None, pos
+
+
+class PartitionReader:
+    """The partitions of an article (comma, lettera, numero, periodo, paragrafo, punto), and the
+    citations they lead: the Costituzione's transitional provisions, an act's allegato, titolo or
+    capo, partitions named before their act. A part of the scanner (`_Scanner`)."""
+
     def _parse_item_specs(self, pos: int) -> tuple[dict, int]:
         text = self.text
         spec: dict = {}
@@ -1306,40 +1316,112 @@ class _Scanner:
             break
         return spec, pos
 
-    def _parse_group(self, start: int, head_end: int, first_key: str, plural: bool):
-        """Article items sharing one act: '575, 576 e 577 c.p.'. Returns (items, range, ss, end, ends),
-        `ends[i]` being where item i (with its commi, lettere, numeri) ends."""
+    # -- the Costituzione's transitional provisions -------------------------------
+    def parse_disp_trans(self, start: int) -> int:
         text = self.text
-        items: list[tuple[str, dict]] = []
-        key = first_key
-        spec, pos = self._parse_item_specs(head_end)
-        items.append((key, spec))
-        ends = [pos]
-        rng = None
-        while True:
-            r = _RANGE.match(text, pos)
-            if r and not spec and len(items) == 1 and (plural or text[pos:r.start("to")].strip() in ("-", "–")):
-                to = _norm_key(r.group("to"))
-                if to.isdigit() and key.isdigit() and int(to) > int(key):
-                    rng = f"{key}-{to}"
-                    items.append((to, {}))
-                    pos = r.end()
-                    ends.append(pos)
-                    break
-            s = (_SEQ_SEP if plural else _AND_SEP).match(text, pos)
-            if not s or (not plural and s.end() == s.start()):
+        m = _DISP_TRANS.match(text, start)
+        if not m:
+            return start + 1
+        roman = m.group("r1") or m.group("r2")
+        value = roman_to_int(roman) if roman else (ORDINALS.get(m.group("o1").lower()) if m.group("o1") else int(m.group("d2")))
+        if not value:
+            return m.end()
+        spec, end = self._parse_item_specs(m.end())
+        act, end2 = self._act_after(end)
+        if act is None or act.act_type == "costituzione":
+            act = ActRef(act_type="costituzione", code="cost", raw=text[end:end2].strip() or "Cost.")
+            end = end2 if end2 != end else end
+        else:
+            end = end2
+        self.out.append(Citation(raw=text[start:end], start=start, end=end, kind="statute", act=act,
+                                 article=transitional_key(value), comma=spec.get("comma"), lettera=spec.get("lettera")))
+        return end
+
+    # -- partitions above the article: allegato, tabella, titolo, capo -------------------
+    def parse_structure(self, start: int) -> int:
+        text = self.text
+        pos = start
+        parts: dict[str, str] = {}
+        for _ in range(6):
+            m = _STRUCT.match(text, pos)
+            if not m:
                 break
-            n = _NUM_START.match(text, s.end())
-            if not n:
+            kind = _STRUCT_KIND.get(m.group("kind").lower())
+            if kind and kind not in parts:
+                parts[kind] = m.group("v")
+            pos = m.end()
+            sep = _STRUCT_SEP.match(text, pos)
+            if not sep or not _STRUCT.match(text, sep.end()):
                 break
-            key = _norm_key(n.group("num"))
-            spec, pos = self._parse_item_specs(n.end())
-            items.append((key, spec))
-            ends.append(pos)
-        ss = _SS.match(text, pos)
-        if ss:
-            pos = ss.end()
-        return items, rng, bool(ss), pos, ends
+            pos = sep.end()
+        if not parts:
+            return start + 1
+        sep = _STRUCT_SEP.match(text, pos)
+        act, end = self._act_after(sep.end() if sep else pos)
+        if act is None:
+            return pos  # "capo II" with no act: a heading, not a citation
+        self._flush_pending()
+        self._remember(act)
+        self.out.append(Citation(raw=text[start:end], start=start, end=end, kind="statute", act=act, **parts))
+        return end
+
+    # -- partitions named before an act, no article between ----------------------
+    def parse_partitions_of_act(self, start: int) -> int:
+        """'comma 56 della legge n. 296/2006' (an act of one article), 'paragrafo 3, lettera b), della
+        direttiva 2002/24/CE': the act cited with its partitions. Before an article ('comma 2
+        dell'art. 5') nothing is read here: the article reads its own prefix."""
+        near = self.text[start : start + 160].lower()
+        if "del" not in near and "al" not in near:
+            return start + 1  # no preposition near: the partitions of an article named later, or of nothing
+        spec, end = self._parse_item_specs(start)
+        if not spec:
+            return start + 1
+        # only a preposition leads from the partitions to an act: cheap to test, and most commi are of an
+        # article named later ('comma 2 dell'art. 5') or of none (a text that just says 'commi 1 e 2')
+        if not _TO_ACT.match(self.text, end):
+            return end
+        act, end2 = self._act_after(end)
+        if act is None:
+            return start + 1
+        self._flush_pending()
+        self._remember(act)
+        self.out.append(Citation(raw=self.text[start:end2], start=start, end=end2, kind="statute", act=act, **spec))
+        return end2
+
+
+class RecitalReader:
+    """An EU act's recitals ('considerando 26 del GDPR'), and the EU act named by its kind alone once
+    cited ('del Regolamento'). A part of the scanner (`_Scanner`)."""
+
+    def parse_considerando(self, start: int) -> int:
+        m = _CONSIDERANDO.match(self.text, start)
+        if not m:
+            return start + 1
+        act, end = self._act_after(m.end())
+        if act is None:
+            act = self._pending_reaches(start)
+            end = m.end()
+        if act is None:
+            act, end = self._eu_backreference(m.end())
+            if act is None:
+                return m.end()
+        self.out.append(Citation(raw=self.text[start:end], start=start, end=end, kind="statute", act=act,
+                                 considerando=m.group("v")))
+        return end
+
+    def _eu_backreference(self, pos: int) -> tuple[ActRef | None, int]:
+        """'considerando 155 del Regolamento': the EU act of that kind cited last, else (None, pos)."""
+        c = _CONNECT.match(self.text, pos)
+        b = _BACKREF_EU.match(self.text, c.end() if c else pos)
+        if not b:
+            return None, pos
+        act = self._resolve(("ue.regolamento",) if b.group("noun") == "Regolamento" else ("ue.direttiva",))
+        return (act, b.end()) if act is not None else (None, pos)
+
+
+class ArticleReader:
+    """Articles: 'art. 2043 c.c.', 'artt. 3, 4 e 5 della legge n. 241/1990', each with its partitions and
+    its act, given, implied or referred back to. A part of the scanner (`_Scanner`)."""
 
     def parse_articles(self, start: int) -> int:
         text = self.text
@@ -1382,6 +1464,41 @@ class _Scanner:
             if nxt is None:
                 return end
             group_start, head_end, first_key = nxt
+
+    def _parse_group(self, start: int, head_end: int, first_key: str, plural: bool):
+        """Article items sharing one act: '575, 576 e 577 c.p.'. Returns (items, range, ss, end, ends),
+        `ends[i]` being where item i (with its commi, lettere, numeri) ends."""
+        text = self.text
+        items: list[tuple[str, dict]] = []
+        key = first_key
+        spec, pos = self._parse_item_specs(head_end)
+        items.append((key, spec))
+        ends = [pos]
+        rng = None
+        while True:
+            r = _RANGE.match(text, pos)
+            if r and not spec and len(items) == 1 and (plural or text[pos:r.start("to")].strip() in ("-", "–")):
+                to = _norm_key(r.group("to"))
+                if to.isdigit() and key.isdigit() and int(to) > int(key):
+                    rng = f"{key}-{to}"
+                    items.append((to, {}))
+                    pos = r.end()
+                    ends.append(pos)
+                    break
+            s = (_SEQ_SEP if plural else _AND_SEP).match(text, pos)
+            if not s or (not plural and s.end() == s.start()):
+                break
+            n = _NUM_START.match(text, s.end())
+            if not n:
+                break
+            key = _norm_key(n.group("num"))
+            spec, pos = self._parse_item_specs(n.end())
+            items.append((key, spec))
+            ends.append(pos)
+        ss = _SS.match(text, pos)
+        if ss:
+            pos = ss.end()
+        return items, rng, bool(ss), pos, ends
 
     def _act_given(self, act: ActRef | None, via_br: bool, items: list[tuple[str, dict]], end: int) -> int:
         """The act named after the articles (or back-referred to): it ends any preceding act's reach,
@@ -1520,123 +1637,11 @@ class _Scanner:
             out["periodo"] = _ORD[m.group("ppe").lower()]
         return out
 
-    # -- standalone act mention ------------------------------------------------
-    def parse_act_mention(self, start: int) -> int:
-        hit = _parse_act(self.text, start) or _parse_code(self.text, start)
-        if not hit:
-            return start + 1
-        self._set_pending(hit.act, start, hit.end)
-        for other in hit.more:  # "dd.P.R. nn. 301, 305 e 309 del 1990": each act cited
-            self.out.append(Citation(raw=self.text[start:hit.end], start=start, end=hit.end, kind="statute", act=other))
-        return hit.end
 
-    def _eu_backreference(self, pos: int) -> tuple[ActRef | None, int]:
-        """'considerando 155 del Regolamento': the EU act of that kind cited last, else (None, pos)."""
-        c = _CONNECT.match(self.text, pos)
-        b = _BACKREF_EU.match(self.text, c.end() if c else pos)
-        if not b:
-            return None, pos
-        act = self._resolve(("ue.regolamento",) if b.group("noun") == "Regolamento" else ("ue.direttiva",))
-        return (act, b.end()) if act is not None else (None, pos)
-
-    def _act_after(self, pos: int) -> tuple[ActRef | None, int]:
-        """The act named right after a partition ('... della Costituzione', '... al d.lgs. 231/2001'),
-        else (None, pos)."""
-        c = _CONNECT.match(self.text, pos)
-        for q in dict.fromkeys((c.end() if c else pos, _GAP.match(self.text, pos).end(), pos)):
-            hit = _parse_act(self.text, q) or _parse_code(self.text, q)
-            if hit:
-                return hit.act, hit.end
-        return None, pos
-
-    # -- the Costituzione's transitional provisions -------------------------------
-    def parse_disp_trans(self, start: int) -> int:
-        text = self.text
-        m = _DISP_TRANS.match(text, start)
-        if not m:
-            return start + 1
-        roman = m.group("r1") or m.group("r2")
-        value = roman_to_int(roman) if roman else (ORDINALS.get(m.group("o1").lower()) if m.group("o1") else int(m.group("d2")))
-        if not value:
-            return m.end()
-        spec, end = self._parse_item_specs(m.end())
-        act, end2 = self._act_after(end)
-        if act is None or act.act_type == "costituzione":
-            act = ActRef(act_type="costituzione", code="cost", raw=text[end:end2].strip() or "Cost.")
-            end = end2 if end2 != end else end
-        else:
-            end = end2
-        self.out.append(Citation(raw=text[start:end], start=start, end=end, kind="statute", act=act,
-                                 article=transitional_key(value), comma=spec.get("comma"), lettera=spec.get("lettera")))
-        return end
-
-    # -- partitions above the article: allegato, tabella, titolo, capo -------------------
-    def parse_structure(self, start: int) -> int:
-        text = self.text
-        pos = start
-        parts: dict[str, str] = {}
-        for _ in range(6):
-            m = _STRUCT.match(text, pos)
-            if not m:
-                break
-            kind = _STRUCT_KIND.get(m.group("kind").lower())
-            if kind and kind not in parts:
-                parts[kind] = m.group("v")
-            pos = m.end()
-            sep = _STRUCT_SEP.match(text, pos)
-            if not sep or not _STRUCT.match(text, sep.end()):
-                break
-            pos = sep.end()
-        if not parts:
-            return start + 1
-        sep = _STRUCT_SEP.match(text, pos)
-        act, end = self._act_after(sep.end() if sep else pos)
-        if act is None:
-            return pos  # "capo II" with no act: a heading, not a citation
-        self._flush_pending()
-        self._remember(act)
-        self.out.append(Citation(raw=text[start:end], start=start, end=end, kind="statute", act=act, **parts))
-        return end
-
-    # -- partitions named before an act, no article between ----------------------
-    def parse_partitions_of_act(self, start: int) -> int:
-        """'comma 56 della legge n. 296/2006' (an act of one article), 'paragrafo 3, lettera b), della
-        direttiva 2002/24/CE': the act cited with its partitions. Before an article ('comma 2
-        dell'art. 5') nothing is read here: the article reads its own prefix."""
-        near = self.text[start : start + 160].lower()
-        if "del" not in near and "al" not in near:
-            return start + 1  # no preposition near: the partitions of an article named later, or of nothing
-        spec, end = self._parse_item_specs(start)
-        if not spec:
-            return start + 1
-        # only a preposition leads from the partitions to an act: cheap to test, and most commi are of an
-        # article named later ('comma 2 dell'art. 5') or of none (a text that just says 'commi 1 e 2')
-        if not _TO_ACT.match(self.text, end):
-            return end
-        act, end2 = self._act_after(end)
-        if act is None:
-            return start + 1
-        self._flush_pending()
-        self._remember(act)
-        self.out.append(Citation(raw=self.text[start:end2], start=start, end=end2, kind="statute", act=act, **spec))
-        return end2
-
-    # -- EU recitals -------------------------------------------------------------
-    def parse_considerando(self, start: int) -> int:
-        m = _CONSIDERANDO.match(self.text, start)
-        if not m:
-            return start + 1
-        act, end = self._act_after(m.end())
-        if act is None:
-            act = self._pending_reaches(start)
-            end = m.end()
-        if act is None:
-            act, end = self._eu_backreference(m.end())
-            if act is None:
-                return m.end()
-        self.out.append(Citation(raw=self.text[start:end], start=start, end=end, kind="statute", act=act,
-                                 considerando=m.group("v")))
-        return end
+class CaseReader:
+    """Case law: a court, then its section, decision type, date and number ('Cass. civ., sez. III, 12
+    febbraio 2021, n. 3456'), lists and chains of the same court's decisions, the decision named
+    before its court, and ECLI. A part of the scanner (`_Scanner`)."""
 
     # -- ECLI -----------------------------------------------------------------
     def parse_ecli(self, start: int) -> int:
@@ -1911,6 +1916,22 @@ class _Scanner:
             ))
         return True
 
+
+class _Scanner(ArticleReader, PartitionReader, RecitalReader, CaseReader, ActContext):
+    """One pass over the text; holds the context needed for back-references."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.out: list[Citation] = []
+        # last mention of each act type: (order, act); a dict keeps back-reference lookup O(1)
+        self.last_by_type: dict[str, tuple[int, ActRef]] = {}
+        self.n_acts = 0
+        self.article_acts: dict[str, ActRef] = {}  # last act seen per article key ('art. 3 cit.')
+        self.pending: tuple[ActRef, int, int] | None = None  # standalone act: (act, start, end)
+        self.pending_used = False
+        self.pending_conflict = False
+        self.anchor_end = 0  # end of the text that last extended the pending act's reach
+
     def run(self) -> list[Citation]:
         text = self.text
         pos = 0
@@ -1967,6 +1988,7 @@ class _Scanner:
             decree = msgspec.structs.replace(c.act, converted_by=None)
             self.out.append(Citation(raw=self.text[conv.start:conv.end], start=conv.start, end=conv.end,
                                      kind="statute", act=conv, converts=decree))
+
 
 
 def extract_citations(text: str) -> list[Citation]:
