@@ -112,9 +112,6 @@ def partitions_of(c: Citation) -> Partitions:
     return Partitions(**{p: getattr(c, p) for p in PARTITION_NAMES if getattr(c, p, None)})
 
 
-_MONTH_RE = MONTH_RE
-_LATIN_RE = LATIN
-
 # An article / comma number with an optional suffix: 21-septies, 416 bis, 25-bis.1.
 # Up to 9 digits: no act has more than a few thousand articles or commi (l. 296/2006 art. 1 has
 # 1,364 commi), but a made-up "art. 99999 c.p." must be extracted, and then found missing, rather
@@ -123,68 +120,68 @@ _LATIN_RE = LATIN
 # ("artt. 3 e 4, 20121 Milano") are dropped in `parse_articles` when no act follows.
 MAX_ARTICLE_DIGITS = 9
 LONG_NUMBER_DIGITS = 5  # from here a number in an enumeration needs an act next to it
-_NUMSUF = (rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s|)(?i:{_LATIN_RE})(?![a-zà-ù])"
+NUMSUF = (rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s|)(?i:{LATIN})(?![a-zà-ù])"
            rf"(?:\.\d{{1,2}}(?!\d)|\s\d{{1,2}}(?=\s{{1,3}}[A-Za-z]|\s{{0,3}}[,;)]|\s{{0,3}}$))?)?(?![\d])")
-_ORD = {w: str(n) for w, n in ORDINALS.items() if w.endswith("o")} | {"ultimo": "ultimo", "penultimo": "penultimo"}
-_ORD_RE = "(?:" + "|".join(sorted(_ORD, key=len, reverse=True)) + ")"
+ORD = {w: str(n) for w, n in ORDINALS.items() if w.endswith("o")} | {"ultimo": "ultimo", "penultimo": "penultimo"}
+ORD_RE = "(?:" + "|".join(sorted(ORD, key=len, reverse=True)) + ")"
 
-_S = r"\s{0,3}"  # bounded whitespace between tokens keeps every match short
+WS = r"\s{0,3}"  # bounded whitespace between tokens keeps every match short
 
 # --------------------------------------------------------------------------- acts
 
 # (regex, act_type) from the act-type registry; order matters: longer / more specific first.
-_ACT_TYPES: list[tuple[str, str]] = [(t.pattern, t.urn_type) for t in ACT_TYPES if t.pattern]
-_ACT_TYPE_RE = re.compile("|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(_ACT_TYPES)), re.I)
+ACT_TYPE_PATTERNS: list[tuple[str, str]] = [(t.pattern, t.urn_type) for t in ACT_TYPES if t.pattern]
+_ACT_TYPE_RE = re.compile("|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(ACT_TYPE_PATTERNS)), re.I)
 
 _NUM_MARK = r"(?:nn?\.|nr\.|n°|n\.ro|num\.|numero)"
 # an act's number: "241", lettered as the Gazzetta prints them "4/B", "87/E", "D/212" (upper-case letter)
 _ACT_NO = r"(?:\d{1,5}(?:\s?/\s?(?-i:[A-Z]{1,2})(?![A-Za-z0-9]))?|(?-i:[A-Z]{1,2})\s?/\s?\d{1,5})"
 _DAY = rf"(?:{DAY_RE})"
 # "nn. 301, 305 e 309": further numbers of acts of the same type, date or year
-_MORE_NOS = rf"(?P<more>(?:{_S}(?:,|e|ed){_S}\d{{1,5}}(?![\d/])){{1,10}})?"
+_MORE_NOS = rf"(?P<more>(?:{WS}(?:,|e|ed){WS}\d{{1,5}}(?![\d/])){{1,10}})?"
 # date-first: "8 giugno 2001, n. 231" (number optional for d.m./dpcm), "del 12 maggio 2020", "7 ago. 1990"
 _COORD_DATE = re.compile(
-    rf"{_S}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+)?(?P<d>{_DAY})\s{{1,3}}(?P<m>{_MONTH_RE})\s{{0,3}}(?P<y>\d{{4}})(?!\d)"
-    rf"(?:{_S},?{_S}{_NUM_MARK}{_S}(?P<n>{_ACT_NO})(?![\d/]){_MORE_NOS})?",
+    rf"{WS}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+)?(?P<d>{_DAY})\s{{1,3}}(?P<m>{MONTH_RE})\s{{0,3}}(?P<y>\d{{4}})(?!\d)"
+    rf"(?:{WS},?{WS}{_NUM_MARK}{WS}(?P<n>{_ACT_NO})(?![\d/]){_MORE_NOS})?",
     re.I,
 )
 # numeric date: "D.L. 25.3.2020 n. 19", "l. 7/8/1990, n. 241", "L. 14-6-1975, n. 203", "DPR 3-9-78 n. 455", "7- 2-49"
 _NDATE = r"(?P<d>\d{1,2})\s?(?P<sep>[./-])\s?(?P<m>\d{1,2})\s?(?P=sep)\s?(?P<y>\d{4}|\d{2})(?![\d/])"
 _COORD_NDATE = re.compile(
-    rf"{_S}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+)?{_NDATE}"
-    rf"(?:{_S},?{_S}{_NUM_MARK}{_S}(?P<n>{_ACT_NO})(?![\d/]){_MORE_NOS})?",
+    rf"{WS}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+)?{_NDATE}"
+    rf"(?:{WS},?{WS}{_NUM_MARK}{WS}(?P<n>{_ACT_NO})(?![\d/]){_MORE_NOS})?",
     re.I,
 )
 # number-first: "n. 241/1990", "241/90", "n. 231 del 2001", "n. 241 del 7 agosto 1990", "n. 80 del 31.3.1998", "n. 241"
 _COORD_NUM = re.compile(
-    rf"{_S}(?P<mark>{_NUM_MARK}{_S})?(?P<n>{_ACT_NO}){_MORE_NOS}(?:"
-    rf"{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})(?![\d/])"
-    rf"|{_S},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+|,\s{{0,3}})(?:(?P<d>{_DAY})\s{{1,3}}(?P<m>{_MONTH_RE})\s{{0,3}})?(?P<y4>\d{{4}})(?!\d)"
-    rf"|{_S},?\s{{1,3}}del\s{{1,3}}(?P<y6>\d{{2}})(?![\d/.,]\d|\d|\s{{0,3}}(?:{_MONTH_RE}|[./-]\s?\d))"
-    rf"|{_S},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+){_NDATE.replace('(?P<', '(?P<n_').replace('(?P=sep)', '(?P=n_sep)')}"
-    rf"|{_S}\(\s{{0,3}}(?P<y5>\d{{4}})\s{{0,3}}\)"
+    rf"{WS}(?P<mark>{_NUM_MARK}{WS})?(?P<n>{_ACT_NO}){_MORE_NOS}(?:"
+    rf"{WS}/{WS}(?P<y2>\d{{4}}|\d{{2}})(?![\d/])"
+    rf"|{WS},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+|,\s{{0,3}})(?:(?P<d>{_DAY})\s{{1,3}}(?P<m>{MONTH_RE})\s{{0,3}})?(?P<y4>\d{{4}})(?!\d)"
+    rf"|{WS},?\s{{1,3}}del\s{{1,3}}(?P<y6>\d{{2}})(?![\d/.,]\d|\d|\s{{0,3}}(?:{MONTH_RE}|[./-]\s?\d))"
+    rf"|{WS},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+){_NDATE.replace('(?P<', '(?P<n_').replace('(?P=sep)', '(?P=n_sep)')}"
+    rf"|{WS}\(\s{{0,3}}(?P<y5>\d{{4}})\s{{0,3}}\)"
     rf")?(?![\d/.,]\d)",
     re.I,
 )
 # EU acts: "Regolamento (UE) 2016/679", "reg. CE n. 44/2001", "direttiva 2006/123/CE", "Dir. (UE) 2019/1937"
-_EU_ACT = re.compile(
+EU_ACT = re.compile(
     rf"(?P<kind>regolamento|reg\.|direttiv[ae]|dir\.|decisione(?:[\s-]quadro)?)"
-    rf"(?:\s{{1,3}}(?:delegato|di\s+esecuzione))?{_S}"
-    rf"(?:\(\s?(?P<org>UE|CEE|CE|Euratom|GAI)\s?\)|(?P<org2>UE|CEE|CE)(?![A-Za-z]))?{_S}"
-    rf"(?P<n>n\.{_S})?(?P<a>\d{{1,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?P<org3>UE|CEE|CE|GAI|Euratom))?"
-    rf"(?:{_S},?{_S}del\s+Parlamento\s+europeo\s+e\s+del\s+Consiglio|{_S},?{_S}del\s+Consiglio)?"
-    rf"(?:{_S},?{_S}del\s+(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}})?",
+    rf"(?:\s{{1,3}}(?:delegato|di\s+esecuzione))?{WS}"
+    rf"(?:\(\s?(?P<org>UE|CEE|CE|Euratom|GAI)\s?\)|(?P<org2>UE|CEE|CE)(?![A-Za-z]))?{WS}"
+    rf"(?P<n>n\.{WS})?(?P<a>\d{{1,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?P<org3>UE|CEE|CE|GAI|Euratom))?"
+    rf"(?:{WS},?{WS}del\s+Parlamento\s+europeo\s+e\s+del\s+Consiglio|{WS},?{WS}del\s+Consiglio)?"
+    rf"(?:{WS},?{WS}del\s+(?:\d{{1,2}}|1°)\s{{1,3}}{MONTH_RE}\s{{1,3}}\d{{4}})?",
     re.I,
 )
 _CONV = re.compile(
-    rf"{_S},?{_S}(?P<br>\(\s?)?(?:conv(?:\.|ertito)|convertito)(?:{_S},?{_S}(?:con{_S}modif(?:icazioni|\.)|con{_S}mod\.|in{_S}legge|con{_S}legge))?{_S},?{_S}(?:dall[ao]|dalla|in|con|da)?\s{{0,3}}",
+    rf"{WS},?{WS}(?P<br>\(\s?)?(?:conv(?:\.|ertito)|convertito)(?:{WS},?{WS}(?:con{WS}modif(?:icazioni|\.)|con{WS}mod\.|in{WS}legge|con{WS}legge))?{WS},?{WS}(?:dall[ao]|dalla|in|con|da)?\s{{0,3}}",
     re.I,
 )
 
 # Codes and named acts, from the code registry (case-sensitive pieces are wrapped explicitly).
-_CODE_ALT, _CODE_ROWS = scan_pattern()
+_CODE_ALT, CODE_ROWS = scan_pattern()
 _CODE_RE = re.compile(_CODE_ALT)
-_CODE_ROW_RES = [re.compile(c.pattern) for c in _CODE_ROWS]
+_CODE_ROW_RES = [re.compile(c.pattern) for c in CODE_ROWS]
 
 # Back-references: "della medesima legge", "dello stesso decreto", "del citato d.lgs.", "l. cit."
 _BR_NOUN = (
@@ -201,14 +198,14 @@ _BACKREF_BARE = re.compile(r"cit\.", re.I)
 # seguito, il Regolamento)"; "l'art. 6, par. 1, della direttiva"): capitalised Regolamento (a lower-case
 # "regolamento" is as often a municipal or a condominium one), Direttiva or direttiva; never when
 # coordinates follow
-_BACKREF_EU = re.compile(
+BACKREF_EU = re.compile(
     r"(?P<noun>(?-i:Regolamento)|(?i:direttiva))(?![a-zà-ù])(?!\s{0,3}(?:\(|n\.|nr\.|\d|UE\b|CE\b|CEE\b|delegat|di\s+esecuzione))"
 )
 # "del regolamento DORA", "della direttiva NIS 2": the kind written before the act's nickname
 _EU_KIND_WORD = re.compile(r"(?i:regolamento|direttiva|reg\.|dir\.)\s{1,3}")
 
 _GAP = re.compile(r"\s{0,3},?\s{0,3}")
-_CONNECT = re.compile(
+CONNECT = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:del|della|dello|dei|delle|degli|dell['’]|al|alla|allo|ai|agli|ex|di\s+cui\s+al(?:la|lo|l['’])?|previsto\s+dal(?:la)?|in)\b\s{0,3}|dell['’]\s?)?",
     re.I,
 )
@@ -229,57 +226,57 @@ _POINTER = re.compile(r"(?:citat[oa]|predett[oa]|richiamat[oa]|menzionat[oa]|sud
 
 # --------------------------------------------------------------------------- articles
 
-_ART_HEAD = re.compile(rf"(?P<kw>artt?\.|art(?=\s+\d)|articol[oi](?![a-z]))(?:{_S}n\.|{_S}da(?=\s))?{_S}(?P<num>{_NUMSUF})", re.I)
+_ART_HEAD = re.compile(rf"(?P<kw>artt?\.|art(?=\s+\d)|articol[oi](?![a-z]))(?:{WS}n\.|{WS}da(?=\s))?{WS}(?P<num>{NUMSUF})", re.I)
 _COMMA = re.compile(
-    rf"{_S},?{_S}(?:"
-    rf"(?:comma|co\.|c\.)\s{{0,3}}(?P<c1>{_NUMSUF})"
-    rf"|commi\s{{1,3}}(?:da\s{{1,3}})?(?P<cf>{_NUMSUF})(?:\s{{1,3}}a\s{{1,3}}|\s{{0,3}}[-–]\s{{0,3}})(?P<ct>\d{{1,4}}(?![\d/]))"  # a range: its ends
-    rf"|commi\s{{1,3}}(?P<cl>{_NUMSUF}(?:\s{{0,3}}(?:,|e|ed|o|oppure)\s{{0,3}}{_NUMSUF}){{0,20}})"
-    rf"|(?P<co>{_ORD_RE}(?:\s{{0,3}}(?:,|e|ed|o)\s{{1,3}}{_ORD_RE}){{1,6}})\s{{1,3}}comm[ai](?![a-z])"  # "primo e secondo comma"
-    rf"|(?P<c2>{_ORD_RE})\s{{1,3}}comma"
+    rf"{WS},?{WS}(?:"
+    rf"(?:comma|co\.|c\.)\s{{0,3}}(?P<c1>{NUMSUF})"
+    rf"|commi\s{{1,3}}(?:da\s{{1,3}})?(?P<cf>{NUMSUF})(?:\s{{1,3}}a\s{{1,3}}|\s{{0,3}}[-–]\s{{0,3}})(?P<ct>\d{{1,4}}(?![\d/]))"  # a range: its ends
+    rf"|commi\s{{1,3}}(?P<cl>{NUMSUF}(?:\s{{0,3}}(?:,|e|ed|o|oppure)\s{{0,3}}{NUMSUF}){{0,20}})"
+    rf"|(?P<co>{ORD_RE}(?:\s{{0,3}}(?:,|e|ed|o)\s{{1,3}}{ORD_RE}){{1,6}})\s{{1,3}}comm[ai](?![a-z])"  # "primo e secondo comma"
+    rf"|(?P<c2>{ORD_RE})\s{{1,3}}comma"
     rf"|(?P<c3>\d{{1,2}})\s?[°º]\s?(?:comma|co\.)"
-    rf"|comma\s{{1,3}}(?P<c4>{_ORD_RE})(?![a-z])"
+    rf"|comma\s{{1,3}}(?P<c4>{ORD_RE})(?![a-z])"
     rf"|(?P<cpv>cpv\.?|capov(?:erso|\.))(?![a-z])"  # capoverso: the second comma ("art. 81 cpv. c.p.")
     rf")",
     re.I,
 )
 _LETT = re.compile(
-    rf"{_S},?{_S}(?:lettera|lettere|lett\.|lett(?=\s))\s{{0,3}}(?P<l>[a-z]{{1,2}}(?:[-\s]?(?i:{_LATIN_RE}))?)(?![a-zà-ù])\)?"
+    rf"{WS},?{WS}(?:lettera|lettere|lett\.|lett(?=\s))\s{{0,3}}(?P<l>[a-z]{{1,2}}(?:[-\s]?(?i:{LATIN}))?)(?![a-zà-ù])\)?"
     rf"(?P<more>(?:\s{{0,3}}(?:,|e|ed)\s{{0,3}}[a-z]{{1,2}}\)){{0,20}})",
     re.I,
 )
 # "n. 7" / "n. 7)" / "nn. 1 e 4" after an article, comma or lettera: the numero (never "n. 241/1990",
 # "n. 231 del 2001", which are an act's coordinates)
 _NUMERO = re.compile(
-    rf"{_S},?{_S}(?:nn?\.|num\.|numeri|numero)\s{{0,3}}(?P<n>\d{{1,{MAX_ARTICLE_DIGITS}}}(?:[-\s]?(?i:{_LATIN_RE})(?![a-zà-ù]))?)(?P<par>[)°º])?"
+    rf"{WS},?{WS}(?:nn?\.|num\.|numeri|numero)\s{{0,3}}(?P<n>\d{{1,{MAX_ARTICLE_DIGITS}}}(?:[-\s]?(?i:{LATIN})(?![a-zà-ù]))?)(?P<par>[)°º])?"
     rf"(?P<more>(?:\s{{0,3}}(?:,|e|ed)\s{{0,3}}\d{{1,{MAX_ARTICLE_DIGITS}}}[)°º]?(?![\d/])){{0,10}})(?![\d/])"
     rf"(?!\s{{0,3}},?\s{{0,3}}del(?:l['’]|\s{{1,3}})\d)",
     re.I,
 )
 _PERIODO = re.compile(
-    rf"{_S},?{_S}(?:(?P<po>{_ORD_RE})\s{{1,3}}periodo|periodo\s{{1,3}}(?P<pn>\d{{1,2}})|(?P<cv>primo|secondo|terzo)\s+capoverso)",
+    rf"{WS},?{WS}(?:(?P<po>{ORD_RE})\s{{1,3}}periodo|periodo\s{{1,3}}(?P<pn>\d{{1,2}})|(?P<cv>primo|secondo|terzo)\s+capoverso)",
     re.I)
 # EU acts: "par. 1", "paragrafo 3", "§ 2"; "punto 7"
-_PARAGRAFO = re.compile(rf"{_S},?{_S}(?:par(?:agrafo|\.)|§)\s{{0,3}}(?P<v>\d{{1,3}}(?:[-\s]?(?i:{_LATIN_RE})(?![a-zà-ù]))?)(?![\d/])", re.I)
-_PUNTO = re.compile(rf"{_S},?{_S}(?:punto|punti|pt\.)\s{{0,3}}(?P<v>\d{{1,3}}(?:[-\s]?(?i:{_LATIN_RE})(?![a-zà-ù]))?|[a-z]\))(?![\d/])", re.I)
+_PARAGRAFO = re.compile(rf"{WS},?{WS}(?:par(?:agrafo|\.)|§)\s{{0,3}}(?P<v>\d{{1,3}}(?:[-\s]?(?i:{LATIN})(?![a-zà-ù]))?)(?![\d/])", re.I)
+_PUNTO = re.compile(rf"{WS},?{WS}(?:punto|punti|pt\.)\s{{0,3}}(?P<v>\d{{1,3}}(?:[-\s]?(?i:{LATIN})(?![a-zà-ù]))?|[a-z]\))(?![\d/])", re.I)
 # structure of an act: "allegato II.12", "tabella A", "titolo V", "capo II", with "sezione", "parte", "libro" between
-_STRUCT_VALUE = r"(?:(?i:" + ORDINAL_RE + r")|\d{1,3}(?:[-\s](?:bis|ter|quater))?(?:\.\d{1,3})*|(?-i:[IVXLC]{1,7})(?:[-\s](?:bis|ter))?(?:\.\d{1,3})*|(?-i:[A-Z])(?:\.\d{1,3})*|unico)(?![\w/])"
+STRUCT_VALUE = r"(?:(?i:" + ORDINAL_RE + r")|\d{1,3}(?:[-\s](?:bis|ter|quater))?(?:\.\d{1,3})*|(?-i:[IVXLC]{1,7})(?:[-\s](?:bis|ter))?(?:\.\d{1,3})*|(?-i:[A-Z])(?:\.\d{1,3})*|unico)(?![\w/])"
 _STRUCT = re.compile(
-    rf"(?P<kind>allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo|sezione|sez\.|parte|libro|lib\.)\s{{0,3}}(?P<v>{_STRUCT_VALUE})",
+    rf"(?P<kind>allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo|sezione|sez\.|parte|libro|lib\.)\s{{0,3}}(?P<v>{STRUCT_VALUE})",
     re.I,
 )
 _STRUCT_KIND = {"allegato": "allegato", "allegati": "allegato", "all.": "allegato", "tabella": "tabella", "tab.": "tabella",
                 "titolo": "titolo", "tit.": "titolo", "capo": "capo"}
 _STRUCT_SEP = re.compile(
-    rf"{_S},?{_S}(?:(?:allegat[oa]|annessa|annesso)\s{{1,3}}(?:alla|allo|all['’]|al)(?![a-zà-ù])\s{{0,3}}"
+    rf"{WS},?{WS}(?:(?:allegat[oa]|annessa|annesso)\s{{1,3}}(?:alla|allo|all['’]|al)(?![a-zà-ù])\s{{0,3}}"
     rf"|(?:della|dello|delle|dell['’]|del|alla|allo|all['’]|al|nella|nell['’]|nel)(?![a-zà-ù])\s{{0,3}})?",
     re.I,
 )
 # "considerando 26", "considerando n. 47" (EU acts)
 _ANNEX_AFTER = re.compile(
-    rf"{_S},?{_S}(?:dell['’]\s?|del\s+|nell['’]\s?|all['’]\s?)?(?:allegato|all\.)\s{{0,3}}(?P<v>{_STRUCT_VALUE})", re.I
+    rf"{WS},?{WS}(?:dell['’]\s?|del\s+|nell['’]\s?|all['’]\s?)?(?:allegato|all\.)\s{{0,3}}(?P<v>{STRUCT_VALUE})", re.I
 )
-_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
+SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
 # a sentence's end where abbreviations abound ("c.c. e", "d.lgs. 231"): ; ! ? a new line, or a full stop and a capital
 _SENTENCE_STOP = re.compile(r"[;!?]|\n|\.\s+[A-ZÀ-Ú]")
 # what joins an article to the citation just before it: a comma and/or a conjunction, an article or preposition
@@ -292,17 +289,17 @@ _JOINED = re.compile(
 _CONSIDERANDO = re.compile(r"(?:(?i:considerando|consid\.)|cons\.)\s{1,3}(?:n\.\s{0,3})?(?P<v>\d{1,3})(?![\d/])")
 # the Costituzione's transitional provisions: "XII disp. trans. fin.", "la XII disposizione transitoria e finale",
 # "disposizione transitoria XIX", "dodicesima disposizione transitoria"
-_ORD_FEM_RE = "(?:" + "|".join(sorted((w for w in ORDINALS if w.endswith("a")), key=len, reverse=True)) + ")"
+ORD_FEM_RE = "(?:" + "|".join(sorted((w for w in ORDINALS if w.endswith("a")), key=len, reverse=True)) + ")"
 _DT_WORDS = r"disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans(?:\.|itori[ae])(?:\s{0,3}(?:e\s{1,3})?fin(?:\.|al[ei]))?"
 _DISP_TRANS = re.compile(
-    rf"(?:(?P<r1>(?-i:[IVX]{{1,5}}))|(?P<o1>{_ORD_FEM_RE}))\s{{1,3}}{_DT_WORDS}"
+    rf"(?:(?P<r1>(?-i:[IVX]{{1,5}}))|(?P<o1>{ORD_FEM_RE}))\s{{1,3}}{_DT_WORDS}"
     rf"|{_DT_WORDS}\s{{1,3}}(?:n\.\s{{0,3}})?(?:(?P<r2>(?-i:[IVX]{{1,5}}))|(?P<d2>\d{{1,2}}))(?![\w])",
     re.I,
 )
-_SEQ_SEP = re.compile(rf"{_S}(?:,\s{{0,3}}(?:(?:e|ed|nonché|nonche['’])\s)?|e|ed|nonché|nonche['’]?|-|–)\s{{0,3}}(?:(?:l['’]|gli\s+)?(?:artt?\.|articol[oi](?![a-z]))\s{{0,3}})?", re.I)
-_AND_SEP = re.compile(rf"{_S}(?:e|ed)\s{{1,3}}(?:(?:l['’]|all['’]|dell['’])?(?:art\.|articolo)\s{{0,3}})?", re.I)
-_RANGE = re.compile(rf"{_S}(?:[-–]|a)\s{{0,3}}(?P<to>{_NUMSUF})", re.I)
-_NUM_START = re.compile(rf"(?P<num>{_NUMSUF})(?!\s{{0,3}}(?:°|º|%|euro|persone|anni|giorni|mesi|volte|pagine|/))", re.I)
+_SEQ_SEP = re.compile(rf"{WS}(?:,\s{{0,3}}(?:(?:e|ed|nonché|nonche['’])\s)?|e|ed|nonché|nonche['’]?|-|–)\s{{0,3}}(?:(?:l['’]|gli\s+)?(?:artt?\.|articol[oi](?![a-z]))\s{{0,3}})?", re.I)
+_AND_SEP = re.compile(rf"{WS}(?:e|ed)\s{{1,3}}(?:(?:l['’]|all['’]|dell['’])?(?:art\.|articolo)\s{{0,3}})?", re.I)
+_RANGE = re.compile(rf"{WS}(?:[-–]|a)\s{{0,3}}(?P<to>{NUMSUF})", re.I)
+_NUM_START = re.compile(rf"(?P<num>{NUMSUF})(?!\s{{0,3}}(?:°|º|%|euro|persone|anni|giorni|mesi|volte|pagine|/))", re.I)
 _SS = re.compile(r"\s{0,3}(?:e\s{1,3})?(?:(?:ss|segg|sgg|seg)\.|seguenti\b|successivi\b)", re.I)
 _DESC = re.compile(r"\s{0,3}\((?P<d>[^()\n]{2,200})\)")
 _DESC_REJECT = re.compile(r"\s*(?:art|artt|cfr|v\.|vedi|conv|in\s+g\.u|g\.u\.|ecli|cass|corte|\d)", re.I)
@@ -310,12 +307,12 @@ _DESC_REJECT = re.compile(r"\s*(?:art|artt|cfr|v\.|vedi|conv|in\s+g\.u|g\.u\.|ec
 # prefixes before an article: "secondo comma dell'art.", "comma 2 dell'articolo", "lett. a) del comma 1 dell'art."
 _PREFIX = re.compile(
     # "numero 1) della lettera a) del comma 1 dell'articolo 3", "il secondo periodo del comma 1 dell'articolo"
-    rf"(?:(?:numero|n\.)\s{{0,3}}(?P<pnu>\d{{1,3}})\)?{_S},?\s{{0,3}}(?:della?{_S})?)?"
-    rf"(?:(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl>[a-z]{{1,2}})\)?{_S},?\s{{0,3}}(?:del(?:l['’])?{_S})?)?"
-    rf"(?:(?:il{_S}|al{_S}|nel{_S})?(?P<ppe>{_ORD_RE})\s{{1,3}}periodo{_S},?\s{{0,3}}(?:del{_S})?)?"
-    rf"(?:(?:il{_S}|al{_S}|del{_S}|nel{_S}|dal{_S})?(?:(?P<po>{_ORD_RE})\s{{1,3}}comma|comma\s{{1,3}}(?P<pn>{_NUMSUF}))|(?:ai|nei|dei)?{_S}commi\s{{1,3}}(?P<pc>\d{{1,{MAX_ARTICLE_DIGITS}}}(?:\s{{0,3}}(?:,|e)\s{{0,3}}\d{{1,{MAX_ARTICLE_DIGITS}}}){{0,10}}))"
-    rf"(?:{_S},?{_S}(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl2>[a-z]{{1,2}})\)?)?"  # "comma 1, lett. a), dell'art. 2"
-    rf"{_S},?{_S}(?:dell['’]|dell'|del|all['’]|nell['’]|di\s+cui\s+all['’]){_S}$",
+    rf"(?:(?:numero|n\.)\s{{0,3}}(?P<pnu>\d{{1,3}})\)?{WS},?\s{{0,3}}(?:della?{WS})?)?"
+    rf"(?:(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl>[a-z]{{1,2}})\)?{WS},?\s{{0,3}}(?:del(?:l['’])?{WS})?)?"
+    rf"(?:(?:il{WS}|al{WS}|nel{WS})?(?P<ppe>{ORD_RE})\s{{1,3}}periodo{WS},?\s{{0,3}}(?:del{WS})?)?"
+    rf"(?:(?:il{WS}|al{WS}|del{WS}|nel{WS}|dal{WS})?(?:(?P<po>{ORD_RE})\s{{1,3}}comma|comma\s{{1,3}}(?P<pn>{NUMSUF}))|(?:ai|nei|dei)?{WS}commi\s{{1,3}}(?P<pc>\d{{1,{MAX_ARTICLE_DIGITS}}}(?:\s{{0,3}}(?:,|e)\s{{0,3}}\d{{1,{MAX_ARTICLE_DIGITS}}}){{0,10}}))"
+    rf"(?:{WS},?{WS}(?:lett(?:era|\.)?)\s{{0,3}}(?P<pl2>[a-z]{{1,2}})\)?)?"  # "comma 1, lett. a), dell'art. 2"
+    rf"{WS},?{WS}(?:dell['’]|dell'|del|all['’]|nell['’]|di\s+cui\s+all['’]){WS}$",
     re.I,
 )
 
@@ -368,17 +365,17 @@ _REGION_WORD = ("(?i:" + "|".join(sorted(_REGION_ADJECTIVES, key=len, reverse=Tr
                 + "|" + _REGION_RE)
 # the Region (or autonomous Province) after a regional law's type: "l.r. Lombardia", "legge della Regione Puglia",
 # "legge provinciale di Bolzano", "legge regionale toscana"
-_REGION_AFTER = re.compile(
-    rf"{_S},?{_S}(?:della\s+|del\s+|per\s+la\s+|di\s+)?(?:[Rr]egione\s+|[Pp]rov(?:incia|\.)\s+(?:[Aa]utonoma\s+)?(?:di\s+)?)?"
+REGION_AFTER = re.compile(
+    rf"{WS},?{WS}(?:della\s+|del\s+|per\s+la\s+|di\s+)?(?:[Rr]egione\s+|[Pp]rov(?:incia|\.)\s+(?:[Aa]utonoma\s+)?(?:di\s+)?)?"
     rf"(?P<reg>{_REGION_WORD})(?![a-zà-ù])"
 )
-_REGION_OF_LEGGE = re.compile(
-    rf"{_S}(?:della|dalla)\s+(?:[Rr]egione|[Pp]rovincia\s+autonoma\s+di)\s+(?P<reg>{_REGION_WORD})(?![a-zà-ù])"
+REGION_OF_LEGGE = re.compile(
+    rf"{WS}(?:della|dalla)\s+(?:[Rr]egione|[Pp]rovincia\s+autonoma\s+di)\s+(?P<reg>{_REGION_WORD})(?![a-zà-ù])"
 )
 # after a regional law's coordinates: "l.r. n. 12/2005 Lombardia", "l.r. 11 marzo 2005, n. 12 (Lombardia)"
-_REGION_TAIL = re.compile(
-    rf"{_S}(?:,{_S}|\({_S})?(?:(?:della|dalla|del)\s+)?(?:[Rr]egione\s+|[Pp]rovincia\s+(?:autonoma\s+)?(?:di\s+)?)?"
-    rf"(?P<reg>{_REGION_RE})(?![a-zà-ù])(?:{_S}\))?"
+REGION_TAIL = re.compile(
+    rf"{WS}(?:,{WS}|\({WS})?(?:(?:della|dalla|del)\s+)?(?:[Rr]egione\s+|[Pp]rovincia\s+(?:autonoma\s+)?(?:di\s+)?)?"
+    rf"(?P<reg>{_REGION_RE})(?![a-zà-ù])(?:{WS}\))?"
 )
 # who issued a ministerial or administrative act: "D.M. (Ministero della giustizia)", "circolare INPS"
 _ISSUER_ACRONYMS = {
@@ -401,7 +398,7 @@ _MINISTRY_NOUNS = (
     r"|Politiche\s+agricole(?:\s+alimentari)?(?:\s+e\s+forestali)?|Beni\s+culturali)"
 )
 _ISSUER = re.compile(
-    rf"{_S},?{_S}\(?(?:del(?:l['’]\s?|la\s+|lo\s+|\s+)|dal(?:l['’]\s?|la\s+|\s+)|emanat[oa]\s+dal(?:l['’]\s?|la\s+|\s+))?"
+    rf"{WS},?{WS}\(?(?:del(?:l['’]\s?|la\s+|lo\s+|\s+)|dal(?:l['’]\s?|la\s+|\s+)|emanat[oa]\s+dal(?:l['’]\s?|la\s+|\s+))?"
     rf"(?P<iss>(?P<min>(?i:minist(?:ro|ero|r\.)|min\.))\s+(?P<mname>[A-Za-zÀ-ÿ'’,\s]{{3,110}}?)(?=\s{{0,3}}(?:\)|,|\(|n\.|nr\.|num\.|\d|del(?:l['’])?\s{{0,2}}\d|in\s+data|$))"
     rf"|(?P<mbare>(?-i:{_MINISTRY_NOUNS}))(?![a-zà-ù])"
     rf"|(?P<acr>MEF|MIUR|MISE|MIMIT|MIT|MUR|INPS|INAIL|ANAC|CONSOB|Consob|CIPESS|CIPE|AIFA|IVASS|AGCM|AGCOM|ARERA)\b"
@@ -411,53 +408,53 @@ _ISSUER = re.compile(
     rf"|(?P<ent>(?:Comitato|Autorit[àa]|Istituto|Commissione|Presidenza\s+del\s+Consiglio|Dipartimento)\s+[A-Za-zÀ-ÿ'’,\s]{{3,110}}?)(?=\s{{0,3}}(?:\)|,|\(|n\.|nr\.|num\.|\d|del(?:l['’])?\s{{0,2}}\d|in\s+data|$)))\)?"
 )
 
-_TAR_PLACE = re.compile(
-    rf"{_S}[,\-–]?{_S}(?:(?:per\s+(?:il|la|l['’])|del|della|dell['’]|di)\s{{0,3}})?(?P<reg>{_REGION_RE})"
+TAR_PLACE = re.compile(
+    rf"{WS}[,\-–]?{WS}(?:(?:per\s+(?:il|la|l['’])|del|della|dell['’]|di)\s{{0,3}})?(?P<reg>{_REGION_RE})"
     # the seat, after a comma, a space or named as one, in any case: "Lazio, Roma", "Lazio Roma" (as databases
     # print it), "per la Lombardia sezione staccata di Brescia"
-    rf"(?:(?:{_S}[,\-–(]{_S}|\s{{1,3}})(?:(?i:sede(?:\s+staccata)?\s+di|sez(?:\.|ione)\s+staccata\s+di|sede)\s+)?"
+    rf"(?:(?:{WS}[,\-–(]{WS}|\s{{1,3}})(?:(?i:sede(?:\s+staccata)?\s+di|sez(?:\.|ione)\s+staccata\s+di|sede)\s+)?"
     rf"(?P<seat>{_SEAT_RE})(?![a-zà-ù])\)?)?"
-    rf"|{_S}[,\-–]?{_S}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
+    rf"|{WS}[,\-–]?{WS}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
 )
 # a decision's date: "12 febbraio 2021", "10/03/2021", "2.1.19" (one separator, two- or four-digit year)
 # "16 - 19 dicembre 1968": decided on the 16th, deposited on the 19th (the date of record is the last one)
-_TEXT_DATE = rf"(?:(?:\d{{1,2}}|1°)\s{{0,3}}[-–]\s{{0,3}})?(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)"
+_TEXT_DATE = rf"(?:(?:\d{{1,2}}|1°)\s{{0,3}}[-–]\s{{0,3}})?(?:\d{{1,2}}|1°)\s{{1,3}}{MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)"
 _NUM_DATE = r"\d{1,2}(?P<dsep>[./-])\d{1,2}(?P=dsep)(?:\d{4}|\d{2})(?!\d|[./]\d)"
 _DEPOSIT = r"dep(?:\.|ositata|osito)(?:\s{1,3}(?:il|del))?\s{1,3}"
 # the hearing before the deposit ("(ud. 12/01/2022) 10/03/2022", "(data ud. ...)"): not the decision's date
-_HEARING = (rf"(?:data\s{{1,3}})?(?:ud(?:\.|ienza)|c\.\s?c\.|camera\s+di\s+consiglio)(?:\s{{1,3}}(?:del|dell['’]))?{_S}"
+_HEARING = (rf"(?:data\s{{1,3}})?(?:ud(?:\.|ienza)|c\.\s?c\.|camera\s+di\s+consiglio)(?:\s{{1,3}}(?:del|dell['’]))?{WS}"
             rf"(?:{_TEXT_DATE}|{_NUM_DATE.replace('dsep', 'hsep')})")
 # a section's suffix: "VI-3", "6-1", "IV-bis", "III T"; never the "n" of "sez. I n. 123"
 # (a spaced "VI - 3" too, as the databases print it, but never the day of a date: "sez. III - 5 marzo 2021")
 _SEZ_SUF = (r"(?:[-\s]?(?:bis|ter|quater)(?![a-zà-ù])|-\d(?!\d)"
-            rf"|\s{{1,2}}[-–]\s{{1,2}}\d(?!\d|\s{{0,3}}(?:{_MONTH_RE})|\s?[./-]\s?\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?")
+            rf"|\s{{1,2}}[-–]\s{{1,2}}\d(?!\d|\s{{0,3}}(?:{MONTH_RE})|\s?[./-]\s?\d)|[-\s]?(?-i:[A-Z])(?![A-Za-z.]))?")
 # a section's ordinal in words or as "3ª" / "3^" / "3a": "Sezione Terza", "Sezione Seconda Bis", "Terza Sezione", "3ª sez."
 _SEZ_ORD = (rf"(?:{ORDINAL_RE}|\d{{1,2}}(?:\s?[ªº°^]|a(?=\s)))(?![a-zà-ù])(?:[-\s]{{1,2}}(?:bis|ter|quater)(?![a-zà-ù]))?")
 _SEZ_WORD = r"(?:[Ss]ez(?:ione(?![a-zà-ù])|\.)|SEZ(?:IONE|\.))"
 # one element of a case citation; a dash separates too ("5 marzo 2021 - n. 6000"), and a bracket may open
 # the rest ("Corte costituzionale (sent. n. 242/2019)", "TAR Lazio (Sezione Seconda Bis)")
-_CASE_EL = re.compile(
-    rf"{_S}[,;\-–]?{_S}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s|sent|ord|nn?\.|cfr\.|\d)){_S})?(?:"
+CASE_EL = re.compile(
+    rf"{WS}[,;\-–]?{WS}(?:\((?=\s{{0,2}}(?:{_SEZ_WORD}|[IVX]{{1,4}}\s|{ORDINAL_RE}\s|sent|ord|nn?\.|cfr\.|\d)){WS})?(?:"
     rf"(?P<branch>civ(?:il[ei](?![a-zà-ù])|\.)|pen(?:al[ei](?![a-zà-ù])|\.))"
     rf"|(?P<su>S\.\s?U\.|SS\.\s?UU\.|(?:sez(?:\.|ioni|ione)?|sezz\.)\s?u(?:n(?:\.|ite))?\.?(?![a-zà-ù])|sezioni\s+unite)"
     rf"|(?P<plen>Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria)|A\.\s?P\.)"
     rf"|(?:[Ss]ez(?:ione|\.)|[Ss]ezione)\s{{0,3}}(?P<sez>lav(?:oro|\.)|trib(?:utaria|\.)|fer(?:iale|\.)|(?-i:[LF])\.?(?![A-Za-zà-ù])|pen(?:\.|ale(?![a-zà-ù]))|civ(?:\.|ile(?![a-zà-ù]))|[IVX]{{1,4}}{_SEZ_SUF}|\d{{1,2}}(?!\s?[ªº°^]){_SEZ_SUF}|quater|stralcio)"
-    rf"(?:{_S}\))?"
-    rf"|{_SEZ_WORD}\s{{0,3}}(?=[pstqondvu\d])(?P<sezw>{_SEZ_ORD})(?:{_S}\))?"
+    rf"(?:{WS}\))?"
+    rf"|{_SEZ_WORD}\s{{0,3}}(?=[pstqondvu\d])(?P<sezw>{_SEZ_ORD})(?:{WS}\))?"
     # (the look-ahead spares the ordinals' alternation wherever no "sez" follows the next word)
-    rf"|(?=[^\s,;()]{{1,16}}(?:[-\s](?:bis|ter|quater))?\s{{1,3}}sez)(?P<sezpre>(?:[IVX]{{1,4}}(?:[-\s](?:bis|ter|quater))?|{_SEZ_ORD})\s{{1,3}}{_SEZ_WORD})(?:{_S}\))?"
+    rf"|(?=[^\s,;()]{{1,16}}(?:[-\s](?:bis|ter|quater))?\s{{1,3}}sez)(?P<sezpre>(?:[IVX]{{1,4}}(?:[-\s](?:bis|ter|quater))?|{_SEZ_ORD})\s{{1,3}}{_SEZ_WORD})(?:{WS}\))?"
     # a section named in words: "sez. giur.", "sezione specializzata in materia di impresa"
     rf"|(?P<sezx>(?:[Ss]ez(?:ioni|ione|\.)|[Ss]ezz\.)\s{{0,3}}(?:(?:[a-zà-ù]{{2,16}}\.?|per\s+(?:la|il|l['’]))\s{{0,3}}){{1,6}})"
     rf"|(?P<lav>lav\.|lavoro)"
     rf"|(?P<tribs>trib(?:\.|utaria(?![a-zà-ù])))"
     rf"|(?P<bare>[IVX]{{1,4}}(?:-bis|-ter)?)(?=\s{{0,3}},)"
     rf"|(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.)(?:\s?interl(?:ocutori[ae]|\.))?|decr(?:et[oi]|\.)|dec\.|parer[ei]|decision[ei])"
-    rf"|(?P<hearing>(?P<hpar>\({_S})?{_HEARING}(?(hpar){_S}\)))"
-    rf"|(?P<date>(?P<dpar>\({_S}(?=dep))?(?:del\s+|{_DEPOSIT})?(?:{_TEXT_DATE}|{_NUM_DATE})(?(dpar){_S}\)))"
+    rf"|(?P<hearing>(?P<hpar>\({WS})?{_HEARING}(?(hpar){WS}\)))"
+    rf"|(?P<date>(?P<dpar>\({WS}(?=dep))?(?:del\s+|{_DEPOSIT})?(?:{_TEXT_DATE}|{_NUM_DATE})(?(dpar){WS}\)))"
     rf"|(?P<causa>(?:(?:causa|cause\s+riunite|proc(?:\.|edimento))\s{{0,3}})?(?-i:[CTF])\s?[-–]\s?\d{{1,4}}/\d{{2}}(?![\d/])(?:\s?P\b)?)"
-    rf"|(?P<num>(?:(?:ric(?:\.|orso)\s{{0,3}})?n(?:n?\.|r\.|°|um\.)|numer[oi]){_S}\d{{1,6}}(?:{_S}/{_S}(?:\d{{4}}|\d{{2}})(?![\d/])|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
-    rf"|\d{{1,6}}{_S}/{_S}\d{{4}}(?![\d/])"
-    rf"|\d{{1,6}}{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{_MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))"
+    rf"|(?P<num>(?:(?:ric(?:\.|orso)\s{{0,3}})?n(?:n?\.|r\.|°|um\.)|numer[oi]){WS}\d{{1,6}}(?:{WS}/{WS}(?:\d{{4}}|\d{{2}})(?![\d/])|{WS},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?(?![\d/])"
+    rf"|\d{{1,6}}{WS}/{WS}\d{{4}}(?![\d/])"
+    rf"|\d{{1,6}}{WS},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?:\d{{1,2}}|1°)\s{{1,3}}{MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))"
     rf"|(?P<year>(?:19|20)\d{{2}})(?![\d/])(?!\.\d)"
     # how the court sat, between its name and its decision: skipped
     rf"|(?P<qual>in\s{{1,3}}(?:sede\s{{1,3}}(?:giurisdizionale|consultiva|di\s{{1,3}}rinvio|penale|civile)"
@@ -474,17 +471,17 @@ _CASE_EL = re.compile(
     rf")",
     re.I,
 )
-_SEC_BEFORE = re.compile(
+SEC_BEFORE = re.compile(
     rf"(?P<sec>[Ss]ezioni\s{{1,3}}[Uu]nite|S\.\s?U\.|SS\.\s?UU\.|{_SEZ_ORD}\s{{1,3}}[Ss]ezione"
     rf"|[Ss]ezione\s{{1,3}}(?:{_SEZ_ORD}|[Ll]avoro|[Tt]ributaria))(?:\s{{1,3}}(?P<b>civil[ei]|penal[ei]))?"
     rf"\s{{1,3}}(?:della|dalla)\s{{1,3}}$", re.I)
-_OF_AFTER = re.compile(r"\s{0,3},?\s{0,3}(?:della|dalla|delle|del|dal)\s{1,3}|\s{0,3},?\s{0,3}(?:dell|dall)['’]\s?", re.I)
-_OF_BEFORE = re.compile(r"(?:della|dalla)\s{1,3}$", re.I)
-_PLEN_OF_CDS = re.compile(r"\s{1,3}del\s{1,3}(?:Consiglio\s{1,3}di\s{1,3}Stato|Cons\.\s?(?:di\s+)?St(?:ato\b|\.))")
-_EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|di\s+primo\s+grado\s+(?:UE|CE)\b)")
+OF_AFTER = re.compile(r"\s{0,3},?\s{0,3}(?:della|dalla|delle|del|dal)\s{1,3}|\s{0,3},?\s{0,3}(?:dell|dall)['’]\s?", re.I)
+OF_BEFORE = re.compile(r"(?:della|dalla)\s{1,3}$", re.I)
+PLEN_OF_CDS = re.compile(r"\s{1,3}del\s{1,3}(?:Consiglio\s{1,3}di\s{1,3}Stato|Cons\.\s?(?:di\s+)?St(?:ato\b|\.))")
+EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|di\s+primo\s+grado\s+(?:UE|CE)\b)")
 # after the court name of an ordinary, accounting or tax court: its seat ("Trib. Milano",
 # "Corte d'appello di Napoli", "Tribunale per i minorenni di Roma", "Trib. sorv. Bari")
-_PLACE = re.compile(
+PLACE = re.compile(
     r"\s{0,3},?\s{0,3}(?:(?:per\s+i\s+minorenni|di\s+sorveglianza|del\s+riesame|min(?:\.|orenni)|sorv(?:\.|eglianza)|riesame"
     r"|[Oo]rdinario|[Cc]ivile|[Pp]enale"  # "Tribunale ordinario di Roma": the kind, then the seat
     r"|d['’]\s?[Aa]ppello|[Rr]eg(?:\.|ionale)|[Pp]rov(?:\.|inciale)|di\s+(?:primo|secondo)\s+grado)\s{0,3})?"
@@ -492,12 +489,12 @@ _PLACE = re.compile(
     r"(?P<place>L['’]\s?[A-Z][a-zà-ù]+|(?-i:[A-Z])[a-zà-ù'’]+(?:(?:[\s-]{1,2}|\s(?:di|nell['’]|d['’])\s?)(?-i:[A-Z])[a-zà-ù'’]+){0,3}"
     r"|(?i:" + "|".join(_CITIES) + r")(?![a-zà-ù]))"
 )
-_NUM_PARTS = re.compile(
-    rf"(?:(?:n(?:n?\.|r\.|°|um\.)|numer[oi]){_S})?(?P<n>\d{{1,6}})(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})|{_S},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
+NUM_PARTS = re.compile(
+    rf"(?:(?:n(?:n?\.|r\.|°|um\.)|numer[oi]){WS})?(?P<n>\d{{1,6}})(?:{WS}/{WS}(?P<y2>\d{{4}}|\d{{2}})|{WS},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
     re.I,
 )
-_DATE_PARTS = re.compile(
-    rf"(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})|(?P<d2>\d{{1,2}})[./-](?P<m2>\d{{1,2}})[./-](?P<y2>\d{{4}}|\d{{2}})(?!\d)",
+DATE_PARTS = re.compile(
+    rf"(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{MONTH_RE})\s{{1,3}}(?P<y>\d{{4}})|(?P<d2>\d{{1,2}})[./-](?P<m2>\d{{1,2}})[./-](?P<y2>\d{{4}}|\d{{2}})(?!\d)",
     re.I,
 )
 # Lists of decisions of one court: "sentt. nn. 348 e 349 del 2007", "n. 10, n. 11 e n. 82 del 2000".
@@ -508,37 +505,37 @@ _LIST_SEP = r"(?:\s{0,3},\s{0,3}(?:ed?\s{1,3})?|\s{1,3}ed?\s{1,3})"
 
 def _list_num(group: str) -> str:
     """A listed number (captured as `group`), never the day of a date."""
-    return rf"(?:(?:nn?\.|nr\.){_S})?(?P<{group}>\d{{1,6}})(?!\d|[./-]\d{{1,2}}[./-]\d|\s{{1,3}}(?:{_MONTH_RE}))"
+    return rf"(?:(?:nn?\.|nr\.){WS})?(?P<{group}>\d{{1,6}})(?!\d|[./-]\d{{1,2}}[./-]\d|\s{{1,3}}(?:{MONTH_RE}))"
 
 
-_LIST_YEAR = (rf"(?:{_S}/{_S}(?P<y2>\d{{4}}|\d{{2}})"
-              rf"|{_S},?\s{{1,3}}del(?:l['’]\s?|\s{{1,3}})(?:anno\s{{1,3}})?(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))")
-_BARE_HEAD = re.compile(rf"{_S}(?P<n>\d{{1,6}})(?!\d|[./-]\d|\s{{1,3}}(?:{_MONTH_RE}))", re.I)
-_LIST_ITEM = re.compile(_LIST_SEP + _list_num("n"), re.I)
+_LIST_YEAR = (rf"(?:{WS}/{WS}(?P<y2>\d{{4}}|\d{{2}})"
+              rf"|{WS},?\s{{1,3}}del(?:l['’]\s?|\s{{1,3}})(?:anno\s{{1,3}})?(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))")
+BARE_HEAD = re.compile(rf"{WS}(?P<n>\d{{1,6}})(?!\d|[./-]\d|\s{{1,3}}(?:{MONTH_RE}))", re.I)
+LIST_ITEM = re.compile(_LIST_SEP + _list_num("n"), re.I)
 # the rest of a list after its first number: more numbers, then the year they share (if written)
-_LIST_TAIL = re.compile(rf"(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{1,20}})(?:{_LIST_YEAR})?(?![\d/])", re.I)
-_CASE_CHAIN = re.compile(
-    rf"(?:{_S}[,;]{_S}(?:(?P<and>e\s{{1,3}})|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}(?P<and2>e)\s{{1,3}})"
+LIST_TAIL = re.compile(rf"(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{1,20}})(?:{_LIST_YEAR})?(?![\d/])", re.I)
+CASE_CHAIN = re.compile(
+    rf"(?:{WS}[,;]{WS}(?:(?P<and>e\s{{1,3}})|id\.,?\s{{0,3}}|ivi\s{{1,3}})?|\s{{1,3}}(?P<and2>e)\s{{1,3}})"
     rf"(?P<dt>(?:sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}})?"  # "ord. n. 475/1994; sent. n. 5/1995"
-    rf"(?P<num>(?P<mark>(?:nn?\.|nr\.){_S})?(?P<n>\d{{1,6}})(?!\d)(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{0,20}}){_LIST_YEAR})(?![\d/])",
+    rf"(?P<num>(?P<mark>(?:nn?\.|nr\.){WS})?(?P<n>\d{{1,6}})(?!\d)(?P<nums>(?:{_LIST_SEP}{_list_num('x')}){{0,20}}){_LIST_YEAR})(?![\d/])",
     re.I,
 )
-_PLURAL_DTYPE = re.compile(r"sentenze|sentt\.|ordinanze|ordd\.|decreti|pareri|decisioni", re.I)
+PLURAL_DTYPE = re.compile(r"sentenze|sentt\.|ordinanze|ordd\.|decreti|pareri|decisioni", re.I)
 # "sentenza n. 238 del 2014 della Corte costituzionale": decision before the court
-_CASE_PREFIX = re.compile(
+CASE_PREFIX = re.compile(
     rf"(?P<con>con\s{{1,3}}(?:la\s{{1,3}}|le\s{{1,3}}|l['’]\s?)?)?(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}}"
     rf"(?:(?P<nums>(?:nn?\.\s{{0,3}})?\d{{1,6}}(?:{_LIST_SEP}(?:nn?\.\s{{0,3}})?\d{{1,6}}(?!\d)){{0,20}})"
-    rf"(?:\s{{0,3}}/\s{{0,3}}(?P<y2>\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{_MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))"
+    rf"(?:\s{{0,3}}/\s{{0,3}}(?P<y2>\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))"
     # date first: "Con la sentenza 12 maggio 2021, n. 4001, il Tribunale di Milano"
-    rf"|(?:del\s{{1,3}})?(?P<dd>\d{{1,2}}|1°)\s{{1,3}}(?P<dm>{_MONTH_RE})\s{{1,3}}(?P<dy>\d{{4}}){_S},?{_S}n\.{_S}(?P<dn>\d{{1,6}})(?![\d/]))"
+    rf"|(?:del\s{{1,3}})?(?P<dd>\d{{1,2}}|1°)\s{{1,3}}(?P<dm>{MONTH_RE})\s{{1,3}}(?P<dy>\d{{4}}){WS},?{WS}n\.{WS}(?P<dn>\d{{1,6}})(?![\d/]))"
     # "... della Corte"; or, after "con", the court as the subject: "Con l'ordinanza n. 207 del 2018 la Corte
     # costituzionale" (without "con" the subject may be another court: "avverso la sentenza n. 5/2020 la Corte d'appello")
-    rf"{_S},?\s{{1,3}}(?:(?P<of>della|dalla|delle|del|dal)\s{{1,3}}|(?P<of2>dell|dall)['’]\s?|(?:la|il)\s{{1,3}}|l['’]\s?)$",
+    rf"{WS},?\s{{1,3}}(?:(?P<of>della|dalla|delle|del|dal)\s{{1,3}}|(?P<of2>dell|dall)['’]\s?|(?:la|il)\s{{1,3}}|l['’]\s?)$",
     re.I,
 )
-_PREFIX_WINDOW = 160  # characters looked back for the decision a court name follows
+PREFIX_WINDOW = 160  # characters looked back for the decision a court name follows
 
-_ECLI = re.compile(r"(?i:ECLI:IT):(?P<court>[A-Za-z0-9]{1,7}):(?P<year>\d{4}):(?P<ord>[A-Za-z0-9.]{1,25})(?<!\.)")
+ECLI = re.compile(r"(?i:ECLI:IT):(?P<court>[A-Za-z0-9]{1,7}):(?P<year>\d{4}):(?P<ord>[A-Za-z0-9.]{1,25})(?<!\.)")
 
 # Courts it_eli cannot check (no open source wired in, or not Italian): extracted all the same,
 # so that a text citing them is never passed as if they were not there. (regex, court code)
@@ -555,8 +552,8 @@ _OTHER_COURT_LIST: list[tuple[str, str]] = [
     (r"Corte\s+(?:(?:d['’]\s?|di\s+)[Aa]ppello|[Aa]pp\.)|C\.\s?[Aa]pp\.|App\.(?=\s{1,3}[A-Z])|App\.$", "APP"),
     (r"[Tt]rib(?:\.|unale\b)", "TRIB"),
 ]
-_OTHER_COURTS = "|".join(p for p, _ in _OTHER_COURT_LIST)
-_SEATED = ("TRIB", "APP", "ASSISE", "TRIBUTARIA", "CCONTI")
+OTHER_COURTS = "|".join(p for p, _ in _OTHER_COURT_LIST)
+SEATED = ("TRIB", "APP", "ASSISE", "TRIBUTARIA", "CCONTI")
 _OTHER_COURT_RE = [(re.compile(p, re.I), code) for p, code in _OTHER_COURT_LIST]
 # what each of them is, for the verifier's gaps and it_coverage
 COURT_NAMES = {
@@ -568,7 +565,7 @@ COURT_NAMES = {
 }
 
 
-def _seat_name(raw: str) -> str:
+def seat_name(raw: str) -> str:
     """A seat as written, in its usual capitals when written in lower case ('l'aquila' -> "L'Aquila")."""
     s = re.sub(r"\s+", " ", raw).strip()
     if not s.islower():
@@ -606,9 +603,9 @@ def court_of(anchor: str) -> str:
 
 # The leading look-around is a cheap filter: a word start whose first letter can begin an anchor.
 # It makes the 40-branch alternation run only at plausible positions (3x faster on plain prose).
-_ACT_WORDS = "|".join(p for p, _ in _ACT_TYPES)
-_CODE_WORDS = "|".join(c.pattern for c in _CODE_ROWS)
-_TRIGGER = re.compile(
+_ACT_WORDS = "|".join(p for p, _ in ACT_TYPE_PATTERNS)
+_CODE_WORDS = "|".join(c.pattern for c in CODE_ROWS)
+TRIGGER = re.compile(
     r"(?<![\w])(?:"
     r"(?P<ecli>(?i:ECLI:IT:))"
     r"|(?P<art>(?i:artt?\.|art(?=\s+\d)|articol[oi](?![a-z])))"
@@ -618,8 +615,8 @@ _TRIGGER = re.compile(
     r"Cons\.\s?(?:di\s+)?St|C\.\s?St(?:ato\b|\.)|(?i:consiglio\s+di\s+(?:stato|giustizia\s+amministrativa))|C\.d\.S\.|CdS\b|"
     r"Ad(?:\.|unanza)\s?[Pp]len(?:\.|aria\b)|"
     r"C\.G\.A|CGA|Cons\.\s?[Gg]iust\.\s?[Aa]mm\.|T\.A\.R\.?|TAR\b|Tar\b|(?i:tribunale\s+amministrativo(?:\s+regionale)?)|"
-    r"(?i:" + _OTHER_COURTS + r")))"
-    r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + _ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
+    r"(?i:" + OTHER_COURTS + r")))"
+    r"|(?P<dt>(?-i:[IVX]{1,5})\s{1,3}(?i:disp)|(?i:" + ORD_FEM_RE + r"\s{1,3}disp|disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans))"
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
     r"|(?P<cons>(?:(?i:considerando|consid\.)|cons\.)(?=\s{1,3}(?:n\.\s{0,3})?\d))"
     r"|(?P<part>(?i:comma|commi|co\.|paragrafo|par\.|punto|lettera|lett\.)(?=\s{0,3}(?:\d|[a-z]{1,2}\))))"
@@ -646,10 +643,10 @@ def _trigger_words() -> list[str]:
     names = []
     for t in ACT_TYPES:
         names += [*t.aliases, t.label, t.abbreviation]
-    for c in _CODE_ROWS:
+    for c in CODE_ROWS:
         names += [*c.aliases, c.abbreviation, c.name]
     # a registry name counts only if the trigger reads it (aliases for it_resolve may be prose words)
-    words += [n for n in names if _TRIGGER.match(n) or _TRIGGER.match(n + " 1/2000")]
+    words += [n for n in names if TRIGGER.match(n) or TRIGGER.match(n + " 1/2000")]
     return [re.sub(r"\s+", " ", w.lower()) for w in words if w]
 
 
@@ -685,19 +682,15 @@ def _anchor_prefixes() -> set[str]:
 _PREFIXES = _anchor_prefixes()
 _FIRST = "".join(sorted({w[0] for w in _PREFIXES} | {w[0].upper() for w in _PREFIXES}))
 # the leading class lets the engine skip, at C speed, positions no anchor can start at
-_FILTER = re.compile(rf"(?=[{re.escape(_FIRST)}])(?<![\w])(?i:" + _trie_regex(_PREFIXES).replace("\x00", r"\s") + ")")
+FILTER = re.compile(rf"(?=[{re.escape(_FIRST)}])(?<![\w])(?i:" + _trie_regex(_PREFIXES).replace("\x00", r"\s") + ")")
 
 
-def _year(y: str | None, act_type: str | None = None) -> int | None:
+def read_year(y: str | None, act_type: str | None = None) -> int | None:
     info = BY_URN_TYPE.get(act_type or "")
     return year_of(y, historical=bool(info and info.historical))
 
 
-def _iso(d: str | None, m: str | None, y: int | None) -> str | None:
-    return iso_date(d, m, y)
-
-
-def _norm_key(s: str) -> str:
+def norm_key(s: str) -> str:
     """'21 septies' -> '21-septies'; '25-bis.1' stays; 'a bis' (a lettera) -> 'a-bis'."""
     return canon_key(re.sub(r"[\s\u00a0]+", " ", s.strip()).replace("–", "-"))
 
@@ -723,21 +716,21 @@ def _roman(s: str) -> str:
 
 def _case_date(raw: str) -> tuple[str | None, int | None]:
     """(ISO date, year) of a decision's date as written ('2.1.19' -> 2019-01-02); (None, None) if none."""
-    dm = _DATE_PARTS.search(raw)
+    dm = DATE_PARTS.search(raw)
     if not dm:
         return None, None
     if dm.group("d"):
         y = int(dm.group("y"))
-        return _iso(dm.group("d"), dm.group("m"), y), y
-    y = _year(dm.group("y2"))
-    return _iso(dm.group("d2"), dm.group("m2"), y), y
+        return iso_date(dm.group("d"), dm.group("m"), y), y
+    y = read_year(dm.group("y2"))
+    return iso_date(dm.group("d2"), dm.group("m2"), y), y
 
 
-_DASH_LEAD = re.compile(r"\s{0,3}[-–]")
+DASH_LEAD = re.compile(r"\s{0,3}[-–]")
 
 
-def _tar_seat(pm: re.Match) -> str:
-    """A TAR's seat from a _TAR_PLACE match: 'Lazio, Roma', 'Lombardia', 'Catania'."""
+def tar_seat(pm: re.Match) -> str:
+    """A TAR's seat from a TAR_PLACE match: 'Lazio, Roma', 'Lombardia', 'Catania'."""
     if pm.group("reg"):
         reg = re.sub(r"\s+", " ", pm.group("reg"))
         return reg + (", " + pm.group("seat") if pm.group("seat") else "")
@@ -821,26 +814,26 @@ def _read_causa(c: Citation, val: str) -> None:
     """An EU case number: 'C-311/18', 'causa T-604/18'."""
     cm = re.search(r"([CTF])\s?[-–]\s?(\d{1,4})/(\d{2})", val)
     c.decision_number = f"{cm.group(1)}-{int(cm.group(2))}/{cm.group(3)}"
-    c.decision_year = c.decision_year or _year(cm.group(3))
+    c.decision_year = c.decision_year or read_year(cm.group(3))
 
 
 def _read_number(c: Citation, val: str) -> bool:
     """A decision's number with its year or date: 'n. 1234/2020', 'n. 5 del 12 marzo 2021'. True when
     the number carries its year."""
-    nm = _NUM_PARTS.match(val)
+    nm = NUM_PARTS.match(val)
     c.decision_number = str(int(nm.group("n")))
     yraw = nm.group("y2") or nm.group("y4")
     if yraw:
-        c.decision_year = _year(yraw)
+        c.decision_year = read_year(yraw)
     if nm.group("d") and c.decision_date is None:
-        c.decision_date = _iso(nm.group("d"), nm.group("m"), c.decision_year)
+        c.decision_date = iso_date(nm.group("d"), nm.group("m"), c.decision_year)
     return bool(yraw)
 
 
 # --------------------------------------------------------------------------- parsing helpers
 
 
-def _region_name(raw: str) -> str:
+def region_name(raw: str) -> str:
     r = re.sub(r"\s+", " ", raw)
     low = r.lower()
     if low in _REGION_ADJECTIVES:
@@ -866,23 +859,23 @@ def _act_number(raw: str) -> str:
     return str(int(s)) if s.isdigit() else s.upper()
 
 
-class _ActHit(msgspec.Struct):
+class ActHit(msgspec.Struct):
     act: ActRef
     end: int
     more: list[ActRef] = []  # "nn. 301, 305 e 309": the other acts of the same type and date/year
 
 
-def _parse_act(text: str, pos: int) -> _ActHit | None:
+def parse_act(text: str, pos: int) -> ActHit | None:
     """An act with coordinates at pos: type + (date and/or number/year), with its Region or issuer."""
-    eu = _EU_ACT.match(text, pos)
-    if eu and (eu.group("org") or eu.group("org2") or eu.group("org3") or _eu_style_number(eu)):
-        hit = _eu_act(eu, text, pos)
+    eu = EU_ACT.match(text, pos)
+    if eu and (eu.group("org") or eu.group("org2") or eu.group("org3") or eu_style_number(eu)):
+        hit = eu_act(eu, text, pos)
         if hit is not None:
             return hit
     m = _ACT_TYPE_RE.match(text, pos)
     if not m:
         return None
-    act_type = _ACT_TYPES[int(m.lastgroup[1:])][1]
+    act_type = ACT_TYPE_PATTERNS[int(m.lastgroup[1:])][1]
     info = BY_URN_TYPE[act_type]
     word = m.group(0)
     # abbreviated 'l.' must not be a dotted initial inside something else ('l.r.' handled above)
@@ -897,7 +890,7 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
         n = _COORD_NUM.match(text, p)
         if not n and (region is not None or issuer is not None):
             # "art. 5 l.r. Lombardia": a regional law, coordinates not given
-            return _ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
+            return ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
                                   raw=text[pos:p].strip(), start=pos, end=p), p)
         if not n:
             return None
@@ -915,7 +908,7 @@ def _parse_act(text: str, pos: int) -> _ActHit | None:
         end = _conversion_law(text, pos, end, act)
     act.start, act.end = pos, end
     others = [msgspec.structs.replace(act, number=str(int(x)), converted_by=None) for x in more]
-    return _ActHit(act, end, others)
+    return ActHit(act, end, others)
 
 
 def _region_or_issuer(text: str, p: int, act_type: str, info: ActType) -> tuple:
@@ -924,15 +917,15 @@ def _region_or_issuer(text: str, p: int, act_type: str, info: ActType) -> tuple:
     Returns (act_type, info, region, issuer, authority, where the coordinates start)."""
     region = issuer = authority = None
     if info.family == "regionale":
-        r = _REGION_AFTER.match(text, p)
+        r = REGION_AFTER.match(text, p)
     elif act_type == "legge":
-        r = _REGION_OF_LEGGE.match(text, p)  # "legge della Regione Lombardia 11 marzo 2005, n. 12"
+        r = REGION_OF_LEGGE.match(text, p)  # "legge della Regione Lombardia 11 marzo 2005, n. 12"
         if r:
             act_type, info = "legge.regionale", BY_URN_TYPE["legge.regionale"]
     else:
         r = None
     if r:
-        region, p = _region_name(r.group("reg")), r.end()
+        region, p = region_name(r.group("reg")), r.end()
     if info.family in ("ministeriale", "amministrativo"):
         im = _ISSUER.match(text, p)
         if im:
@@ -945,7 +938,7 @@ def _date_coordinates(text: str, p: int, act_type: str) -> re.Match | None:
     d = _COORD_DATE.match(text, p)
     if d is None:
         d = _COORD_NDATE.match(text, p)
-        if d is not None and _iso(d.group("d"), d.group("m"), _year(d.group("y"), act_type)) is None:
+        if d is not None and iso_date(d.group("d"), d.group("m"), read_year(d.group("y"), act_type)) is None:
             d = None  # "l. 24/1/90" is not a date: read as a number below
     return d
 
@@ -953,10 +946,10 @@ def _date_coordinates(text: str, p: int, act_type: str) -> re.Match | None:
 def _date_first(d: re.Match, act_type: str, info: ActType, region: str | None, issuer: str | None) -> tuple | None:
     """(number, year, date, further numbers, end) of date-first coordinates; None when they do not
     name an act."""
-    year = _year(d.group("y"), act_type)
+    year = read_year(d.group("y"), act_type)
     if year is None:
         return None
-    date = _iso(d.group("d"), d.group("m"), year)
+    date = iso_date(d.group("d"), d.group("m"), year)
     number = d.group("n")
     more = re.findall(r"\d+", d.group("more") or "")
     end = d.end()
@@ -971,15 +964,15 @@ def _number_first(n: re.Match, act_type: str) -> tuple | None:
     date = None
     number = n.group("n")
     yraw = n.group("y2") or n.group("y4") or n.group("n_y") or n.group("y5") or n.group("y6")
-    year = _year(yraw, act_type)
+    year = read_year(yraw, act_type)
     if yraw and year is None:
         return None
     if not yraw and not n.group("mark"):
         return None  # "legge 104" alone is too ambiguous; require "n." or a year
     if n.group("d"):
-        date = _iso(n.group("d"), n.group("m"), year)
+        date = iso_date(n.group("d"), n.group("m"), year)
     elif n.group("n_d"):
-        date = _iso(n.group("n_d"), n.group("n_m"), year)
+        date = iso_date(n.group("n_d"), n.group("n_m"), year)
     more = re.findall(r"\d+", n.group("more") or "")
     end = n.end()
     return number, year, date, more, end
@@ -990,13 +983,13 @@ def _region_or_issuer_after(text: str, end: int, act_type: str, info: ActType, r
     """The Region or issuer written after an act's coordinates ('legge n. 12/2005 della Regione
     Lombardia', 'l.r. n. 12/2005 Lombardia'). Returns (act_type, region, issuer, authority, end)."""
     if act_type == "legge" and region is None:
-        r = _REGION_OF_LEGGE.match(text, end)  # "legge n. 12/2005 della Regione Lombardia"
+        r = REGION_OF_LEGGE.match(text, end)  # "legge n. 12/2005 della Regione Lombardia"
         if r:
-            act_type, region, end = "legge.regionale", _region_name(r.group("reg")), r.end()
+            act_type, region, end = "legge.regionale", region_name(r.group("reg")), r.end()
     elif info.family == "regionale" and region is None:
-        r = _REGION_TAIL.match(text, end)
+        r = REGION_TAIL.match(text, end)
         if r:
-            region, end = _region_name(r.group("reg")), r.end()
+            region, end = region_name(r.group("reg")), r.end()
     if info.family in ("ministeriale", "amministrativo") and issuer is None:
         im = _ISSUER.match(text, end)
         if im:
@@ -1009,7 +1002,7 @@ def _conversion_law(text: str, pos: int, end: int, act: ActRef) -> int:
     the decree's citation ends."""
     c = _CONV.match(text, end)
     if c and c.end() > end + 2:
-        conv = _parse_act(text, c.end())
+        conv = parse_act(text, c.end())
         if conv and conv.act.act_type == "legge":
             act.converted_by = conv.act
             end = conv.end
@@ -1050,11 +1043,11 @@ def _eu_numbering(kind: str, a: str, b: str, numbered: bool) -> tuple[int, str] 
 
 
 _EU_MORE = re.compile(
-    rf"{_S}(?:,|e|ed)\s{{1,3}}(?:n\.{_S})?(?P<a>\d{{2,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?:UE|CEE|CE|GAI|Euratom))?"
+    rf"{WS}(?:,|e|ed)\s{{1,3}}(?:n\.{WS})?(?P<a>\d{{2,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?:UE|CEE|CE|GAI|Euratom))?"
 )
 
 
-def _eu_style_number(m: re.Match) -> bool:
+def eu_style_number(m: re.Match) -> bool:
     """'direttiva 2014/24', 'regolamento 2016/679' without (UE): a four-digit year first is the EU's
     numbering (directives since 1999, every act since 2015); an Italian ministerial 'direttiva n.
     3/2020' puts its number first."""
@@ -1069,7 +1062,7 @@ def _eu_style_number(m: re.Match) -> bool:
     return first_year <= int(a) <= _dt.date.today().year
 
 
-def _eu_act(m: re.Match, text: str, pos: int) -> _ActHit | None:
+def eu_act(m: re.Match, text: str, pos: int) -> ActHit | None:
     """An EU act with its number read by `_eu_numbering`; None when 'a/b' cannot be an EU number."""
     kind = m.group("kind").lower()
     act_type = ("ue.regolamento" if kind.startswith("reg") else "ue.direttiva" if kind.startswith("dir")
@@ -1088,11 +1081,11 @@ def _eu_act(m: re.Match, text: str, pos: int) -> _ActHit | None:
         more.append(ActRef(act_type=act_type, number=other[1], year=other[0], raw=nxt.group(0).strip(" ,"),
                            start=nxt.start("a"), end=nxt.end()))
         end = nxt.end()
-    return _ActHit(ActRef(act_type=act_type, number=number, year=year, raw=text[pos:m.end()].strip(), start=pos,
+    return ActHit(ActRef(act_type=act_type, number=number, year=year, raw=text[pos:m.end()].strip(), start=pos,
                           end=m.end()), end, more)
 
 
-def _parse_code(text: str, pos: int) -> _ActHit | None:
+def parse_code(text: str, pos: int) -> ActHit | None:
     m = _CODE_RE.match(text, pos)
     if not m:
         return None
@@ -1104,8 +1097,8 @@ def _parse_code(text: str, pos: int) -> _ActHit | None:
         i, m = max(whole, key=lambda t: t[1].end(), default=(None, None))
         if m is None:
             return None
-    code = _CODE_ROWS[i]
-    return _ActHit(ActRef(act_type=code.kind, code=code.id, raw=m.group(0), start=pos, end=m.end()), m.end())
+    code = CODE_ROWS[i]
+    return ActHit(ActRef(act_type=code.kind, code=code.id, raw=m.group(0), start=pos, end=m.end()), m.end())
 
 
 _KIND_OF_NOUN = [
@@ -1133,7 +1126,7 @@ def _act_identity(a: ActRef) -> tuple:
     return (a.act_type, a.number, a.year)
 
 
-def _same_act(a: ActRef, b: ActRef) -> bool:
+def same_act(a: ActRef, b: ActRef) -> bool:
     return _act_identity(a) == _act_identity(b)
 
 
@@ -1150,7 +1143,7 @@ class ActContext:
     scanner (`_Scanner`), which holds the state of the pass."""
 
     # -- standalone acts ---------------------------------------------------
-    def _flush_pending(self) -> None:
+    def flush_pending(self) -> None:
         if self.pending and not self.pending_used:
             act, s, e = self.pending
             if act.act_type not in ("codice", "costituzione"):
@@ -1162,8 +1155,8 @@ class ActContext:
         # a second act named in the same sentence: an article after both is not surely of the last
         # ("La legge n. 241 del 1990 ha modificato la disciplina del codice penale con l'art. 3")
         prev = self.pending
-        near = prev is not None and s - prev[2] <= 200 and not _SENTENCE_END.search(self.text, prev[2], s)
-        if near and _same_act(prev[0], act):
+        near = prev is not None and s - prev[2] <= 200 and not SENTENCE_END.search(self.text, prev[2], s)
+        if near and same_act(prev[0], act):
             # the same act named twice: "La legge n. 300/70 (Statuto dei lavoratori)"; "il codice di procedura
             # penale fu approvato con d.P.R. 22 settembre 1988, n. 447": the act cited by its coordinates counts
             if act.code or not prev[0].code:
@@ -1172,16 +1165,16 @@ class ActContext:
             self.pending = None
         else:
             self.pending_conflict = bool(near)
-        self._flush_pending()
+        self.flush_pending()
         self.pending = (act, s, e)
         self.anchor_end = e
-        self._remember(act)
+        self.remember(act)
 
-    def _remember(self, act: ActRef) -> None:
+    def remember(self, act: ActRef) -> None:
         self.n_acts += 1
         self.last_by_type[act.act_type] = (self.n_acts, act)
 
-    def _pending_reaches(self, start: int) -> ActRef | None:
+    def pending_reaches(self, start: int) -> ActRef | None:
         if not self.pending or self.pending_conflict:
             return None
         if start - self.anchor_end > 80:  # test before slicing: keeps the scan linear
@@ -1192,14 +1185,14 @@ class ActContext:
         return self.pending[0]
 
     # -- back-references -----------------------------------------------------
-    def _resolve(self, kinds: tuple[str, ...] | None) -> ActRef | None:
+    def resolve(self, kinds: tuple[str, ...] | None) -> ActRef | None:
         found = [self.last_by_type[k] for k in (kinds or self.last_by_type) if k in self.last_by_type]
         return max(found, key=lambda t: t[0])[1] if found else None
 
-    def _parse_act_spec(self, pos: int, article_keys: list[str]):
+    def parse_act_spec(self, pos: int, article_keys: list[str]):
         """After the article list: code, coordinates, back-reference. Returns (act, end, via_br, unresolved)."""
         text = self.text
-        c = _CONNECT.match(text, pos)
+        c = CONNECT.match(text, pos)
         p = c.end() if c else pos
         # the connector may be the act's own first word ("ai" of "AI Act"): try without it too
         bare = _GAP.match(text, pos).end()
@@ -1207,22 +1200,22 @@ class ActContext:
         described = _DESCRIBED.match(text, pos)
         for q in dict.fromkeys((p, *((pointer.end(),) if pointer else ()), bare, pos,
                                 *((described.end(),) if described else ()))):
-            hit = _parse_act(text, q) or _parse_code(text, q)
+            hit = parse_act(text, q) or parse_code(text, q)
             if hit:
                 return hit.act, hit.end, False, False
         kind_word = _EU_KIND_WORD.match(text, p)
         if kind_word:
-            hit = _parse_code(text, kind_word.end())
+            hit = parse_code(text, kind_word.end())
             if hit:
                 return hit.act, hit.end, False, False
         for q in ((p, pos) if p != pos else (pos,)):
             b = _BACKREF_PRE.match(text, q) or _BACKREF_POST.match(text, q)
             if b:
-                act = self._resolve(_kinds_for(b.group("noun")))
+                act = self.resolve(_kinds_for(b.group("noun")))
                 return act, b.end(), True, act is None
-            b = _BACKREF_EU.match(text, q)
+            b = BACKREF_EU.match(text, q)
             if b:
-                act = self._resolve(("ue.regolamento",) if b.group("noun") == "Regolamento" else ("ue.direttiva",))
+                act = self.resolve(("ue.regolamento",) if b.group("noun") == "Regolamento" else ("ue.direttiva",))
                 if act is not None:
                     return act, b.end(), True, False
             b = _BACKREF_BARE.match(text, q)
@@ -1230,13 +1223,13 @@ class ActContext:
                 act = None
                 for k in article_keys:
                     act = self.article_acts.get(k) or act
-                act = act or self._resolve(None)
+                act = act or self.resolve(None)
                 return act, b.end(), True, act is None
         return None, pos, False, True
 
     # -- standalone act mention ------------------------------------------------
     def parse_act_mention(self, start: int) -> int:
-        hit = _parse_act(self.text, start) or _parse_code(self.text, start)
+        hit = parse_act(self.text, start) or parse_code(self.text, start)
         if not hit:
             return start + 1
         self._set_pending(hit.act, start, hit.end)
@@ -1244,12 +1237,12 @@ class ActContext:
             self.out.append(Citation(raw=self.text[start:hit.end], start=start, end=hit.end, kind="statute", act=other))
         return hit.end
 
-    def _act_after(self, pos: int) -> tuple[ActRef | None, int]:
+    def act_after(self, pos: int) -> tuple[ActRef | None, int]:
         """The act named right after a partition ('... della Costituzione', '... al d.lgs. 231/2001'),
         else (None, pos)."""
-        c = _CONNECT.match(self.text, pos)
+        c = CONNECT.match(self.text, pos)
         for q in dict.fromkeys((c.end() if c else pos, _GAP.match(self.text, pos).end(), pos)):
-            hit = _parse_act(self.text, q) or _parse_code(self.text, q)
+            hit = parse_act(self.text, q) or parse_code(self.text, q)
             if hit:
                 return hit.act, hit.end
         return None, pos
@@ -1260,38 +1253,38 @@ class PartitionReader:
     citations they lead: the Costituzione's transitional provisions, an act's allegato, titolo or
     capo, partitions named before their act. A part of the scanner (`_Scanner`)."""
 
-    def _parse_item_specs(self, pos: int) -> tuple[dict, int]:
+    def parse_item_specs(self, pos: int) -> tuple[dict, int]:
         text = self.text
         spec: dict = {}
         for _ in range(8):
             m = _COMMA.match(text, pos)
             if m and "comma" not in spec:
                 if m.group("c1"):
-                    spec["comma"] = _norm_key(m.group("c1"))
+                    spec["comma"] = norm_key(m.group("c1"))
                 elif m.group("cf"):  # "commi da 231 a 252": both ends, as an article range gives its ends
-                    spec["comma"] = f"{_norm_key(m.group('cf'))},{_norm_key(m.group('ct'))}"
+                    spec["comma"] = f"{norm_key(m.group('cf'))},{norm_key(m.group('ct'))}"
                 elif m.group("co"):
-                    spec["comma"] = ",".join(_ORD[w.lower()] for w in re.findall(_ORD_RE, m.group("co"), re.I))
+                    spec["comma"] = ",".join(ORD[w.lower()] for w in re.findall(ORD_RE, m.group("co"), re.I))
                 elif m.group("cl"):
                     parts = re.split(r"\s*(?:,|\be\b|\bed\b|\bo\b|\boppure\b)\s*", m.group("cl"))
-                    spec["comma"] = ",".join(_norm_key(x) for x in parts if x.strip())
+                    spec["comma"] = ",".join(norm_key(x) for x in parts if x.strip())
                 elif m.group("c3"):
                     spec["comma"] = str(int(m.group("c3")))
                 elif m.group("cpv"):
                     spec["comma"] = "2"
                 else:
-                    spec["comma"] = _ORD[(m.group("c2") or m.group("c4")).lower()]
+                    spec["comma"] = ORD[(m.group("c2") or m.group("c4")).lower()]
                 pos = m.end()
                 continue
             m = _LETT.match(text, pos)
             if m and "lettera" not in spec:
-                letters = [_norm_key(m.group("l"))] + re.findall(r"([a-z]{1,2})\)", m.group("more") or "", re.I)
+                letters = [norm_key(m.group("l"))] + re.findall(r"([a-z]{1,2})\)", m.group("more") or "", re.I)
                 spec["lettera"] = ",".join(x.lower() for x in letters)
                 pos = m.end()
                 continue
             m = _NUMERO.match(text, pos)
             if m and "numero" not in spec:
-                nums = [_norm_key(m.group("n"))] + re.findall(r"\d+", m.group("more") or "")
+                nums = [norm_key(m.group("n"))] + re.findall(r"\d+", m.group("more") or "")
                 spec["numero"] = ",".join(nums)
                 pos = m.end()
                 continue
@@ -1300,17 +1293,17 @@ class PartitionReader:
                 if m.group("pn"):
                     spec["periodo"] = m.group("pn")
                 elif m.group("po"):
-                    spec["periodo"] = _ORD[m.group("po").lower()]
+                    spec["periodo"] = ORD[m.group("po").lower()]
                 pos = m.end()
                 continue
             m = _PARAGRAFO.match(text, pos)
             if m and "paragrafo" not in spec:
-                spec["paragrafo"] = _norm_key(m.group("v"))
+                spec["paragrafo"] = norm_key(m.group("v"))
                 pos = m.end()
                 continue
             m = _PUNTO.match(text, pos)
             if m and "punto" not in spec:
-                spec["punto"] = _norm_key(m.group("v").rstrip(")"))
+                spec["punto"] = norm_key(m.group("v").rstrip(")"))
                 pos = m.end()
                 continue
             break
@@ -1326,8 +1319,8 @@ class PartitionReader:
         value = roman_to_int(roman) if roman else (ORDINALS.get(m.group("o1").lower()) if m.group("o1") else int(m.group("d2")))
         if not value:
             return m.end()
-        spec, end = self._parse_item_specs(m.end())
-        act, end2 = self._act_after(end)
+        spec, end = self.parse_item_specs(m.end())
+        act, end2 = self.act_after(end)
         if act is None or act.act_type == "costituzione":
             act = ActRef(act_type="costituzione", code="cost", raw=text[end:end2].strip() or "Cost.")
             end = end2 if end2 != end else end
@@ -1357,11 +1350,11 @@ class PartitionReader:
         if not parts:
             return start + 1
         sep = _STRUCT_SEP.match(text, pos)
-        act, end = self._act_after(sep.end() if sep else pos)
+        act, end = self.act_after(sep.end() if sep else pos)
         if act is None:
             return pos  # "capo II" with no act: a heading, not a citation
-        self._flush_pending()
-        self._remember(act)
+        self.flush_pending()
+        self.remember(act)
         self.out.append(Citation(raw=text[start:end], start=start, end=end, kind="statute", act=act, **parts))
         return end
 
@@ -1373,18 +1366,18 @@ class PartitionReader:
         near = self.text[start : start + 160].lower()
         if "del" not in near and "al" not in near:
             return start + 1  # no preposition near: the partitions of an article named later, or of nothing
-        spec, end = self._parse_item_specs(start)
+        spec, end = self.parse_item_specs(start)
         if not spec:
             return start + 1
         # only a preposition leads from the partitions to an act: cheap to test, and most commi are of an
         # article named later ('comma 2 dell'art. 5') or of none (a text that just says 'commi 1 e 2')
         if not _TO_ACT.match(self.text, end):
             return end
-        act, end2 = self._act_after(end)
+        act, end2 = self.act_after(end)
         if act is None:
             return start + 1
-        self._flush_pending()
-        self._remember(act)
+        self.flush_pending()
+        self.remember(act)
         self.out.append(Citation(raw=self.text[start:end2], start=start, end=end2, kind="statute", act=act, **spec))
         return end2
 
@@ -1397,9 +1390,9 @@ class RecitalReader:
         m = _CONSIDERANDO.match(self.text, start)
         if not m:
             return start + 1
-        act, end = self._act_after(m.end())
+        act, end = self.act_after(m.end())
         if act is None:
-            act = self._pending_reaches(start)
+            act = self.pending_reaches(start)
             end = m.end()
         if act is None:
             act, end = self._eu_backreference(m.end())
@@ -1411,11 +1404,11 @@ class RecitalReader:
 
     def _eu_backreference(self, pos: int) -> tuple[ActRef | None, int]:
         """'considerando 155 del Regolamento': the EU act of that kind cited last, else (None, pos)."""
-        c = _CONNECT.match(self.text, pos)
-        b = _BACKREF_EU.match(self.text, c.end() if c else pos)
+        c = CONNECT.match(self.text, pos)
+        b = BACKREF_EU.match(self.text, c.end() if c else pos)
         if not b:
             return None, pos
-        act = self._resolve(("ue.regolamento",) if b.group("noun") == "Regolamento" else ("ue.direttiva",))
+        act = self.resolve(("ue.regolamento",) if b.group("noun") == "Regolamento" else ("ue.direttiva",))
         return (act, b.end()) if act is not None else (None, pos)
 
 
@@ -1432,7 +1425,7 @@ class ArticleReader:
         prefix = self._prefix(start)
         group_start = start
         first = True
-        head_end, first_key = m.end(), _norm_key(m.group("num"))
+        head_end, first_key = m.end(), norm_key(m.group("num"))
         while True:
             items, rng, and_following, art_end, ends = self._parse_group(group_start, head_end, first_key, plural)
             keys = [k for k, _ in items]
@@ -1440,7 +1433,7 @@ class ArticleReader:
             am = _ANNEX_AFTER.match(text, art_end)
             if am:  # "art. 3 dell'allegato 1 al d.lgs. 104/2010": the annex's own article
                 allegato, art_end = am.group("v"), am.end()
-            act, pos2, via_br, unresolved = self._parse_act_spec(art_end, keys)
+            act, pos2, via_br, unresolved = self.parse_act_spec(art_end, keys)
             if act is None and not via_br and _is_long(items[-1][0]) and len(items) > 1:
                 # "artt. 3 e 4, 20121 Milano": a long number after the first, with no act after it,
                 # is a postal code, an amount, a protocol number -- not an article
@@ -1471,14 +1464,14 @@ class ArticleReader:
         text = self.text
         items: list[tuple[str, dict]] = []
         key = first_key
-        spec, pos = self._parse_item_specs(head_end)
+        spec, pos = self.parse_item_specs(head_end)
         items.append((key, spec))
         ends = [pos]
         rng = None
         while True:
             r = _RANGE.match(text, pos)
             if r and not spec and len(items) == 1 and (plural or text[pos:r.start("to")].strip() in ("-", "–")):
-                to = _norm_key(r.group("to"))
+                to = norm_key(r.group("to"))
                 if to.isdigit() and key.isdigit() and int(to) > int(key):
                     rng = f"{key}-{to}"
                     items.append((to, {}))
@@ -1491,8 +1484,8 @@ class ArticleReader:
             n = _NUM_START.match(text, s.end())
             if not n:
                 break
-            key = _norm_key(n.group("num"))
-            spec, pos = self._parse_item_specs(n.end())
+            key = norm_key(n.group("num"))
+            spec, pos = self.parse_item_specs(n.end())
             items.append((key, spec))
             ends.append(pos)
         ss = _SS.match(text, pos)
@@ -1505,11 +1498,11 @@ class ArticleReader:
         and partitions may follow it ('art. 62-bis c.p., comma 1'). Returns where the citation ends."""
         if not via_br:
             # "art. 2043 c.c.": an explicit act ends the reach of any preceding act
-            self._flush_pending()
-            self._remember(act)
+            self.flush_pending()
+            self.remember(act)
         if len(items) == 1 and not items[0][1]:
             # trailing specs after the act: "art. 62-bis c.p., comma 1"
-            spec, e2 = self._parse_item_specs(end)
+            spec, e2 = self.parse_item_specs(end)
             if _is_long(spec.get("numero") or ""):
                 spec = {}  # "d.m. 12 maggio 2020, n. 123456": the act's (or a protocol) number
             if spec:
@@ -1520,7 +1513,7 @@ class ArticleReader:
     def _act_implied(self, start: int, end: int) -> ActRef | None:
         """No act after the articles: the act named just before ('la legge n. 241/1990, all'art. 3'),
         or the act of the citation this one is joined to; None when neither."""
-        act = self._pending_reaches(start)
+        act = self.pending_reaches(start)
         if act is not None:
             self.pending_used = True
             self.anchor_end = end
@@ -1572,14 +1565,14 @@ class ArticleReader:
         if not n:
             return None
         # only continue if this next group names its own act
-        probe_items, _, _, probe_end, _ = self._parse_group(s.end(), n.end(), _norm_key(n.group("num")), plural)
-        c = _CONNECT.match(text, probe_end)
+        probe_items, _, _, probe_end, _ = self._parse_group(s.end(), n.end(), norm_key(n.group("num")), plural)
+        c = CONNECT.match(text, probe_end)
         q = c.end() if c else probe_end
-        if not (_parse_code(text, q) or _parse_act(text, q) or _parse_code(text, probe_end) or _parse_act(text, probe_end)):
+        if not (parse_code(text, q) or parse_act(text, q) or parse_code(text, probe_end) or parse_act(text, probe_end)):
             return None
         i = text[s.start() : s.end()].lower().find("art")  # ", gli artt. 3 ..." -> raw starts at the anchor
         group_start = s.start() + i if i >= 0 else s.end()
-        return group_start, n.end(), _norm_key(n.group("num"))
+        return group_start, n.end(), norm_key(n.group("num"))
 
     def _joined_act(self, start: int, end: int) -> ActRef | None:
         """'l'art. 2043 c.c. e dell'art. 2059', 'l'art. 7 della legge 241 del 1990 e l'art. 8': an
@@ -1594,11 +1587,11 @@ class ArticleReader:
         ahead = self.text[end : end + 200]
         stop = _SENTENCE_STOP.search(ahead)
         ahead = ahead[: stop.start()] if stop else ahead
-        for t in _TRIGGER.finditer(ahead):
+        for t in TRIGGER.finditer(ahead):
             if t.lastgroup in ("art", "court", "ecli", "dt", "struct", "cons", "part"):
                 continue
-            hit = _parse_act(ahead, t.start()) or _parse_code(ahead, t.start())
-            if hit is not None and not _same_act(hit.act, prev.act):
+            hit = parse_act(ahead, t.start()) or parse_code(ahead, t.start())
+            if hit is not None and not same_act(hit.act, prev.act):
                 return None
         return prev.act
 
@@ -1608,7 +1601,7 @@ class ArticleReader:
         for c in reversed(self.out):
             if c.kind != "statute" or c.start >= start:
                 continue
-            if _SENTENCE_END.search(self.text, c.end, start) or start - c.end > 300:
+            if SENTENCE_END.search(self.text, c.end, start) or start - c.end > 300:
                 return
             if c.act is None and c.act_unresolved and c.article is not None:
                 c.act, c.act_unresolved, c.via_backreference = act, False, True
@@ -1624,9 +1617,9 @@ class ArticleReader:
             return None
         out = {}
         if m.group("po"):
-            out["comma"] = _ORD[m.group("po").lower()]
+            out["comma"] = ORD[m.group("po").lower()]
         elif m.group("pn"):
-            out["comma"] = _norm_key(m.group("pn"))
+            out["comma"] = norm_key(m.group("pn"))
         elif m.group("pc"):
             out["comma"] = ",".join(re.findall(r"\d+", m.group("pc")))
         if m.group("pl") or m.group("pl2"):
@@ -1634,7 +1627,7 @@ class ArticleReader:
         if m.group("pnu"):
             out["numero"] = m.group("pnu")
         if m.group("ppe"):
-            out["periodo"] = _ORD[m.group("ppe").lower()]
+            out["periodo"] = ORD[m.group("ppe").lower()]
         return out
 
 
@@ -1645,7 +1638,7 @@ class CaseReader:
 
     # -- ECLI -----------------------------------------------------------------
     def parse_ecli(self, start: int) -> int:
-        m = _ECLI.match(self.text, start)
+        m = ECLI.match(self.text, start)
         if not m:
             return start + 1
         court, ordinal = m.group("court").upper(), m.group("ord").upper()
@@ -1677,8 +1670,8 @@ class CaseReader:
         pos, got_num, got_date, date_end, plural, num_year, last = self._case_elements(c, court, pos)
         if not got_num and last == "dtype":
             # numbers right after the type, no "n.", sharing a year: "Corte cost., sentt. 348 e 349 del 2007"
-            hm = _BARE_HEAD.match(text, pos)
-            lm = _LIST_TAIL.match(text, hm.end()) if hm else None
+            hm = BARE_HEAD.match(text, pos)
+            lm = LIST_TAIL.match(text, hm.end()) if hm else None
             if lm and (lm.group("y2") or lm.group("y4")):
                 c.decision_number, got_num, pos = str(int(hm.group("n"))), True, hm.end()
         if not got_num and not got_date:
@@ -1689,7 +1682,7 @@ class CaseReader:
             pos = date_end  # date-only: the citation ends with its date
         listed, pos = self._listed_numbers(c, pos, got_num and not num_year, plural)
         # a trailing date after the number: "n. 456, 12 luglio 2023" / "n. 456 del 12/07/2023"
-        m = _CASE_EL.match(text, pos) if not listed else None
+        m = CASE_EL.match(text, pos) if not listed else None
         if m and m.lastgroup == "date" and (c.decision_date is None or _is_deposit(m.group("date"))):
             _take_date(c, m.group("date"))
             pos = m.end()
@@ -1722,22 +1715,22 @@ class CaseReader:
         if court == "CDS" and anchor[:2].lower() == "ad":
             # "Ad. plen." alone is the Consiglio di Stato's plenary ("Adunanza plenaria del Consiglio di Stato")
             c.court_section = "plen"
-            sm = _PLEN_OF_CDS.match(text, pos)
+            sm = PLEN_OF_CDS.match(text, pos)
             pos = sm.end() if sm else pos
         if court == "TRIB":
-            um = _EU_TRIB.match(text, pos)
+            um = EU_TRIB.match(text, pos)
             if um:  # Tribunale UE (the EU General Court): an EU court
                 court = c.court = "CGUE"
                 pos = um.end()
-        if court in _SEATED:
-            pm = _PLACE.match(text, pos)
+        if court in SEATED:
+            pm = PLACE.match(text, pos)
             if pm:
-                c.court_seat = _seat_name(pm.group("place"))
+                c.court_seat = seat_name(pm.group("place"))
                 pos = pm.end()
         if court == "TAR":
-            pm = _TAR_PLACE.match(text, pos)
+            pm = TAR_PLACE.match(text, pos)
             if pm:
-                c.court_seat, pos = _tar_seat(pm), pm.end()
+                c.court_seat, pos = tar_seat(pm), pm.end()
         return c, court, pos
 
     def _case_elements(self, c: Citation, court: str, pos: int) -> tuple:
@@ -1748,7 +1741,7 @@ class CaseReader:
         date_end = pos
         last = None
         for _ in range(12):
-            m = _CASE_EL.match(text, pos)
+            m = CASE_EL.match(text, pos)
             if not m or m.end() == pos:
                 break
             g = m.lastgroup
@@ -1763,12 +1756,12 @@ class CaseReader:
                 c.court_section, c.court_branch = "trib", c.court_branch or "civ"
             elif g == "dtype":
                 v = val.lower()
-                plural = plural or bool(_PLURAL_DTYPE.match(v))
+                plural = plural or bool(PLURAL_DTYPE.match(v))
                 c.decision_type = ("sentenza" if v.startswith("sent") else "ordinanza" if v.startswith("ord")
                                    else "decreto" if v.startswith("dec") and v != "decisione" else v)
             elif g == "date":
                 # "2 dicembre 2025 - 22 gennaio 2026": a dash between two dates joins decision and deposit
-                _take_date(c, val, deposit=prev == "date" and bool(_DASH_LEAD.match(text, pos)))
+                _take_date(c, val, deposit=prev == "date" and bool(DASH_LEAD.match(text, pos)))
                 if not got_date:
                     got_date, date_end = not used_filler, m.end()
             elif g == "hearing":
@@ -1797,13 +1790,13 @@ class CaseReader:
         """More numbers sharing the first one's year: "sentt. nn. 348 e 349 del 2007". Returns (the
         further numbers, where they end); ([], pos) when none."""
         listed: list[str] = []
-        lm = _LIST_TAIL.match(self.text, pos) if open_list and c.decision_number.isdigit() else None
+        lm = LIST_TAIL.match(self.text, pos) if open_list and c.decision_number.isdigit() else None
         if lm and (lm.group("y2") or lm.group("y4") or plural):
-            listed = [im.group("n") for im in _LIST_ITEM.finditer(lm.group("nums"))]
+            listed = [im.group("n") for im in LIST_ITEM.finditer(lm.group("nums"))]
             yraw = lm.group("y2") or lm.group("y4")
             if yraw:
-                c.decision_year = _year(yraw)
-                ldate = _iso(lm.group("d"), lm.group("m"), c.decision_year)
+                c.decision_year = read_year(yraw)
+                ldate = iso_date(lm.group("d"), lm.group("m"), c.decision_year)
                 if ldate or (c.decision_date and c.decision_date[:4] != str(c.decision_year)):
                     c.decision_date = ldate
             pos = lm.end()
@@ -1815,7 +1808,7 @@ class CaseReader:
         text = self.text
         dtype = c.decision_type if plural else None
         while True:
-            m = _CASE_CHAIN.match(text, pos)
+            m = CASE_CHAIN.match(text, pos)
             if not m or not (m.group("mark") or plural or m.group("and") or m.group("and2")):
                 # a bare "5/2020" continues a list opened in the plural ("sentenze nn. ...") or joined by "e"
                 # ("sent. n. 348/2007 e 349/2007"); after a comma alone it may be a law ("Cass. n. 5/2020, 241/1990")
@@ -1825,11 +1818,11 @@ class CaseReader:
             if m.group("dt"):
                 v = m.group("dt").lower()
                 dtype = "sentenza" if v.startswith("sent") else "ordinanza"
-                plural = plural or bool(_PLURAL_DTYPE.match(v))
-            year = _year(m.group("y2") or m.group("y4"))
-            date = _iso(m.group("d"), m.group("m"), year)
+                plural = plural or bool(PLURAL_DTYPE.match(v))
+            year = read_year(m.group("y2") or m.group("y4"))
+            date = iso_date(m.group("d"), m.group("m"), year)
             s2 = m.start("dt") if m.group("dt") else m.start("num")
-            nums = [m.group("n")] + [im.group("n") for im in _LIST_ITEM.finditer(m.group("nums"))]
+            nums = [m.group("n")] + [im.group("n") for im in LIST_ITEM.finditer(m.group("nums"))]
             for n in nums:
                 self.out.append(self._same_court(c, s2, m.end(), n, year, date, dtype))
             pos = m.end()
@@ -1837,18 +1830,18 @@ class CaseReader:
     def _of_other_court(self, pos: int, court: str) -> bool:
         """Whether a court other than `court` is named right after pos as the decision's
         ("n. 207/2018 della Consulta")."""
-        om = _OF_AFTER.match(self.text, pos)
+        om = OF_AFTER.match(self.text, pos)
         if not om:
             return False
-        tm = _TRIGGER.match(self.text, om.end())
+        tm = TRIGGER.match(self.text, om.end())
         return bool(tm and tm.lastgroup == "court" and court_of(tm.group(0)) != court)
 
     def _section_before(self, start: int) -> tuple[int, str | None, str | None]:
         """(where the citation starts, section, branch) when the Cassazione's section is named before it:
         "le Sezioni Unite della Cassazione", "la terza sezione penale della Corte di cassazione"."""
-        if not _OF_BEFORE.search(self.text, max(0, start - 10), start):
+        if not OF_BEFORE.search(self.text, max(0, start - 10), start):
             return start, None, None  # cheap test first: the section needs "della"/"dalla" right before
-        bm = _SEC_BEFORE.search(self.text, max(0, start - 60), start)
+        bm = SEC_BEFORE.search(self.text, max(0, start - 60), start)
         if not bm:
             return start, None, None
         sec = bm.group("sec").lower()
@@ -1870,14 +1863,14 @@ class CaseReader:
         Consiglio di Stato', 'Con l'ordinanza n. 207 del 2018 la Corte costituzionale' (decision before
         the court): one citation per number, spanning decision and court."""
         text = self.text
-        near = text[max(0, start - _PREFIX_WINDOW - 60) : start].lower()
+        near = text[max(0, start - PREFIX_WINDOW - 60) : start].lower()
         if "sent" not in near and "ord" not in near:
             return False  # no decision type in reach: spare the regex searches
         court = court_of(anchor)
         # "la sentenza n. 5/2020 delle Sezioni Unite della Cassazione": the section stands between
         sec_start, section, branch = self._section_before(start) if court == "CASS" else (start, None, None)
-        window = text[max(0, sec_start - _PREFIX_WINDOW) : sec_start]
-        m = _CASE_PREFIX.search(window)
+        window = text[max(0, sec_start - PREFIX_WINDOW) : sec_start]
+        m = CASE_PREFIX.search(window)
         if not m or not (m.group("of") or m.group("of2") or m.group("con")):
             return False
         s = sec_start - len(window) + m.start("dtype")
@@ -1888,24 +1881,24 @@ class CaseReader:
         if court == "CASS" and (bm := re.match(r"\s{1,3}(civ(?:ile|\.)|pen(?:ale|\.))", text[e : e + 12], re.I)):
             branch, e = bm.group(1)[:3].lower(), e + bm.end()  # "della Cass. civ."
         seat = None
-        if court in _SEATED:
-            pm = _PLACE.match(text, e)
+        if court in SEATED:
+            pm = PLACE.match(text, e)
             if pm:
-                seat, e = _seat_name(pm.group("place")), pm.end()
+                seat, e = seat_name(pm.group("place")), pm.end()
         elif court == "TAR":
-            pm = _TAR_PLACE.match(text, e)
+            pm = TAR_PLACE.match(text, e)
             if pm:
-                seat, e = _tar_seat(pm), pm.end()
+                seat, e = tar_seat(pm), pm.end()
         elif court == "CDS" and anchor[:2].lower() == "ad":
             section = "plen"
-            sm = _PLEN_OF_CDS.match(text, e)
+            sm = PLEN_OF_CDS.match(text, e)
             e = sm.end() if sm else e
         if m.group("dn"):
-            nums, year = [m.group("dn")], _year(m.group("dy"))
-            date = _iso(m.group("dd"), m.group("dm"), year)
+            nums, year = [m.group("dn")], read_year(m.group("dy"))
+            date = iso_date(m.group("dd"), m.group("dm"), year)
         else:
-            nums, year = re.findall(r"\d+", m.group("nums")), _year(m.group("y2") or m.group("y4"))
-            date = _iso(m.group("d"), m.group("m"), year)
+            nums, year = re.findall(r"\d+", m.group("nums")), read_year(m.group("y2") or m.group("y4"))
+            date = iso_date(m.group("d"), m.group("m"), year)
         v = m.group("dtype").lower()
         for n in nums:
             self.out.append(Citation(
@@ -1937,10 +1930,10 @@ class _Scanner(ArticleReader, PartitionReader, RecitalReader, CaseReader, ActCon
         pos = 0
         n = len(text)
         while pos < n:
-            f = _FILTER.search(text, pos)
+            f = FILTER.search(text, pos)
             if not f:
                 break
-            m = _TRIGGER.match(text, f.start())
+            m = TRIGGER.match(text, f.start())
             if not m:
                 pos = f.start() + 1
                 continue
@@ -1970,7 +1963,7 @@ class _Scanner(ArticleReader, PartitionReader, RecitalReader, CaseReader, ActCon
                 pos = max(new, m.end()) if new != s + 1 else s + 1
             else:
                 pos = self.parse_act_mention(s)
-        self._flush_pending()
+        self.flush_pending()
         self._cite_conversion_laws()
         self.out.sort(key=lambda c: (c.start, c.end))
         return self.out
@@ -1988,7 +1981,6 @@ class _Scanner(ArticleReader, PartitionReader, RecitalReader, CaseReader, ActCon
             decree = msgspec.structs.replace(c.act, converted_by=None)
             self.out.append(Citation(raw=self.text[conv.start:conv.end], start=conv.start, end=conv.end,
                                      kind="statute", act=conv, converts=decree))
-
 
 
 def extract_citations(text: str) -> list[Citation]:
