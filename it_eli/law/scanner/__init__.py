@@ -16,116 +16,22 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Literal
 
 import msgspec
 
 from ..acts import ACT_TYPES, BY_URN_TYPE, ActType, authority_slug
 from ..codes import approving_act, scan_pattern
+from ..grammar import DAY_RE, LATIN, MONTH_RE, ORDINAL_RE, ORDINALS, iso_date, roman_to_int, transitional_key
 from ..urn import act_identifiers, article_urn, build_ecli
-from ..grammar import DAY_RE, LATIN, MONTH_RE, ORDINAL_RE, ORDINALS, canon_key, iso_date, roman_to_int, transitional_key, year_of
+from .model import PARTITION_NAMES, ActHit, ActRef, Citation, Partitions, partitions_of
+from .places import PLACE, REGION_AFTER, REGION_OF_LEGGE, REGION_TAIL, TAR_PLACE, region_name, seat_name, tar_seat
+from .tokens import (
+    CONNECT, LONG_NUMBER_DIGITS, MAX_ARTICLE_DIGITS, NUMSUF, ORD, ORD_FEM_RE, ORD_RE, SENTENCE_END, WS, norm_key,
+    read_year,
+)
 
 __all__ = ["ActRef", "Citation", "Partitions", "extract_citations", "partitions_of", "COURT_NAMES", "PARTITION_NAMES"]
 
-
-class ActRef(msgspec.Struct):
-    """The act a statute citation points to, and its identifiers (built offline from what the
-    text gives: the URN has the full date when the text gives it, the year otherwise)."""
-
-    act_type: str
-    number: str | None = None
-    year: int | None = None
-    date: str | None = None  # ISO, only when the text gives day, month and year
-    code: str | None = None  # short id for codes: 'cc','cp','cpc','cpp','cost',...
-    raw: str = ""
-    converted_by: ActRef | None = None  # "d.l. ..., conv. dalla l. ..." -> the conversion law
-    region: str | None = None  # regional / provincial laws: "l.r. Lombardia ..." -> 'Lombardia'
-    issuer: str | None = None  # ministerial and administrative acts: 'Ministero della giustizia', 'CIPE'
-    authority: str | None = None  # URN:NIR authority when not the type's own: 'regione.lombardia'
-    urn: str | None = None  # URN:NIR of the act (None when the text does not identify it)
-    eli: str | None = None  # EU acts
-    celex: str | None = None  # EU acts
-    start: int = -1  # where the act is named in the text (it may stand before its article)
-    end: int = -1
-
-
-class Citation(msgspec.Struct):
-    raw: str
-    start: int
-    end: int
-    kind: Literal["statute", "case", "ecli"]
-    act: ActRef | None = None
-    act_unresolved: bool = False
-    via_backreference: bool = False
-    article: str | None = None
-    comma: str | None = None
-    lettera: str | None = None
-    numero: str | None = None
-    description: str | None = None
-    court: str | None = None
-    court_section: str | None = None
-    decision_type: str | None = None
-    decision_number: str | None = None
-    decision_year: int | None = None
-    decision_date: str | None = None
-    ecli: str | None = None
-    # additions (defaults keep the agreed shape intact)
-    court_seat: str | None = None  # TAR seat, e.g. 'Lazio, Roma' (ECLI: 'LAZ')
-    court_branch: str | None = None  # Cassazione 'civ' / 'pen'
-    article_range: str | None = None  # 'artt. 1-5' -> both endpoints carry '1-5'
-    and_following: bool = False  # 'artt. 1337 ss. c.c.'
-    urn: str | None = None  # URN:NIR of what is cited (the act, ~artN when an article is), built offline
-    periodo: str | None = None  # '2', 'ultimo'
-    paragrafo: str | None = None  # EU acts: 'art. 6, par. 1'
-    punto: str | None = None  # EU acts: 'art. 4, punto 7'
-    considerando: str | None = None  # EU acts: 'considerando 26'
-    allegato: str | None = None  # 'allegato 1', 'allegato II.12'
-    tabella: str | None = None  # 'tabella A'
-    titolo: str | None = None  # 'titolo V'
-    capo: str | None = None  # 'capo II'
-    converts: ActRef | None = None  # a conversion law cited on its decree-law: that decree ('conv. dalla l. ...')
-
-
-# from the largest part of an article to the smallest, then the parts of an act
-PARTITION_NAMES = ("paragrafo", "comma", "punto", "lettera", "numero", "periodo", "considerando", "allegato", "tabella",
-                   "titolo", "capo")
-
-
-class Partitions(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
-    """The parts of an article (or of an EU act) a citation names, as written."""
-
-    comma: str | None = None
-    lettera: str | None = None
-    numero: str | None = None
-    periodo: str | None = None
-    paragrafo: str | None = None
-    punto: str | None = None
-    considerando: str | None = None
-    allegato: str | None = None
-    tabella: str | None = None
-    titolo: str | None = None
-    capo: str | None = None
-
-
-def partitions_of(c: Citation) -> Partitions:
-    """The partitions a citation names, apart from its act and article (it_resolve's answer)."""
-    return Partitions(**{p: getattr(c, p) for p in PARTITION_NAMES if getattr(c, p, None)})
-
-
-# An article / comma number with an optional suffix: 21-septies, 416 bis, 25-bis.1.
-# Up to 9 digits: no act has more than a few thousand articles or commi (l. 296/2006 art. 1 has
-# 1,364 commi), but a made-up "art. 99999 c.p." must be extracted, and then found missing, rather
-# than skipped as if the text did not cite it. A longer run is not an article number (an id, a
-# phone number): it is left alone. Long numbers that are something else after an enumeration
-# ("artt. 3 e 4, 20121 Milano") are dropped in `parse_articles` when no act follows.
-MAX_ARTICLE_DIGITS = 9
-LONG_NUMBER_DIGITS = 5  # from here a number in an enumeration needs an act next to it
-NUMSUF = (rf"\d{{1,{MAX_ARTICLE_DIGITS}}}(?:(?:\s?[-–]\s?|\s|)(?i:{LATIN})(?![a-zà-ù])"
-           rf"(?:\.\d{{1,2}}(?!\d)|\s\d{{1,2}}(?=\s{{1,3}}[A-Za-z]|\s{{0,3}}[,;)]|\s{{0,3}}$))?)?(?![\d])")
-ORD = {w: str(n) for w, n in ORDINALS.items() if w.endswith("o")} | {"ultimo": "ultimo", "penultimo": "penultimo"}
-ORD_RE = "(?:" + "|".join(sorted(ORD, key=len, reverse=True)) + ")"
-
-WS = r"\s{0,3}"  # bounded whitespace between tokens keeps every match short
 
 # --------------------------------------------------------------------------- acts
 
@@ -205,10 +111,6 @@ BACKREF_EU = re.compile(
 _EU_KIND_WORD = re.compile(r"(?i:regolamento|direttiva|reg\.|dir\.)\s{1,3}")
 
 _GAP = re.compile(r"\s{0,3},?\s{0,3}")
-CONNECT = re.compile(
-    r"\s{0,3},?\s{0,3}(?:(?:del|della|dello|dei|delle|degli|dell['’]|al|alla|allo|ai|agli|ex|di\s+cui\s+al(?:la|lo|l['’])?|previsto\s+dal(?:la)?|in)\b\s{0,3}|dell['’]\s?)?",
-    re.I,
-)
 # "dell'articolo 10 del regolamento di cui al decreto del Ministro dell'interno 4 aprile 2000, n. 119", "del testo
 # unico delle leggi in materia bancaria e creditizia, di cui al decreto legislativo ...": the act named after what it
 # is, joined by "di cui al" / "approvato con" (bounded: no sentence end, at most 120 characters between)
@@ -276,7 +178,6 @@ _STRUCT_SEP = re.compile(
 _ANNEX_AFTER = re.compile(
     rf"{WS},?{WS}(?:dell['’]\s?|del\s+|nell['’]\s?|all['’]\s?)?(?:allegato|all\.)\s{{0,3}}(?P<v>{STRUCT_VALUE})", re.I
 )
-SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
 # a sentence's end where abbreviations abound ("c.c. e", "d.lgs. 231"): ; ! ? a new line, or a full stop and a capital
 _SENTENCE_STOP = re.compile(r"[;!?]|\n|\.\s+[A-ZÀ-Ú]")
 # what joins an article to the citation just before it: a comma and/or a conjunction, an article or preposition
@@ -289,7 +190,6 @@ _JOINED = re.compile(
 _CONSIDERANDO = re.compile(r"(?:(?i:considerando|consid\.)|cons\.)\s{1,3}(?:n\.\s{0,3})?(?P<v>\d{1,3})(?![\d/])")
 # the Costituzione's transitional provisions: "XII disp. trans. fin.", "la XII disposizione transitoria e finale",
 # "disposizione transitoria XIX", "dodicesima disposizione transitoria"
-ORD_FEM_RE = "(?:" + "|".join(sorted((w for w in ORDINALS if w.endswith("a")), key=len, reverse=True)) + ")"
 _DT_WORDS = r"disp(?:\.|osizion[ei]|osiz\.)\s{0,3}trans(?:\.|itori[ae])(?:\s{0,3}(?:e\s{1,3})?fin(?:\.|al[ei]))?"
 _DISP_TRANS = re.compile(
     rf"(?:(?P<r1>(?-i:[IVX]{{1,5}}))|(?P<o1>{ORD_FEM_RE}))\s{{1,3}}{_DT_WORDS}"
@@ -318,65 +218,6 @@ _PREFIX = re.compile(
 
 # --------------------------------------------------------------------------- cases
 
-_REGIONS = [
-    "Lazio", "Lombardia", "Campania", "Sicilia", "Puglia", "Toscana", "Veneto", "Piemonte",
-    "Emilia[\\s-]Romagna", "Emilia", "Liguria", "Calabria", "Sardegna", "Marche", "Abruzzo", "Umbria",
-    "Friuli[\\s-]Venezia[\\s-]Giulia", "Friuli", "Basilicata", "Molise", "Trentino[\\s-]Alto[\\s-]Adige",
-    "Trentino", "Valle\\s+d['’]Aosta", "Bolzano", "Trento",
-]
-_SEATS = [
-    "Roma", "Latina", "Milano", "Brescia", "Napoli", "Salerno", "Palermo", "Catania", "Bari", "Lecce",
-    "Firenze", "Venezia", "Torino", "Bologna", "Parma", "Genova", "Catanzaro", "Reggio\\s+Calabria",
-    "Cagliari", "Ancona", "L['’]Aquila", "Pescara", "Perugia", "Trieste", "Potenza", "Campobasso",
-    "Trento", "Bolzano", "Aosta",
-]
-# seats of ordinary courts, read whatever their case ("tribunale milano")
-_CITIES = [
-    "roma", "milano", "napoli", "torino", "palermo", "genova", "bologna", "firenze", "bari", "catania", "venezia",
-    "verona", "messina", "padova", "trieste", "brescia", "taranto", "prato", "parma", "modena", "reggio\\s+(?:di\\s+)?calabria",
-    "reggio\\s+(?:nell['’]\\s?)?emilia", "perugia", "livorno", "ravenna", "cagliari", "foggia", "rimini", "salerno",
-    "ferrara", "sassari", "latina", "monza", "siracusa", "pescara", "bergamo", "vicenza", "trento", "bolzano",
-    "novara", "piacenza", "ancona", "udine", "arezzo", "lecce", "la\\s+spezia", "pisa", "como", "lucca", "brindisi",
-    "treviso", "varese", "busto\\s+arsizio", "pavia", "cremona", "mantova", "lodi", "asti", "cuneo", "ivrea",
-    "alessandria", "savona", "imperia", "massa", "pistoia", "siena", "grosseto", "viterbo", "rieti", "frosinone",
-    "cassino", "velletri", "tivoli", "civitavecchia", "teramo", "chieti", "l['’]\\s?aquila", "campobasso", "isernia",
-    "avellino", "benevento", "caserta", "santa\\s+maria\\s+capua\\s+vetere", "nola", "torre\\s+annunziata",
-    "potenza", "matera", "cosenza", "catanzaro", "crotone", "vibo\\s+valentia", "trapani", "agrigento", "caltanissetta",
-    "enna", "ragusa", "marsala", "termini\\s+imerese", "nuoro", "oristano", "aosta", "belluno", "rovigo", "pordenone",
-    "gorizia", "macerata", "fermo", "pesaro", "urbino", "ascoli\\s+piceno", "spoleto", "terni",
-]
-_REGION_RE = "(?:" + "|".join(_REGIONS) + r"|Lomb\.|Sic\.|Tosc\.|Camp\.|Piem\.|Sard\.|E\.\s?R\.|Emilia-Rom\.|F\.\s?V\.\s?G\.|FVG)"
-_REGION_ABBREV = {"lomb.": "Lombardia", "sic.": "Sicilia", "tosc.": "Toscana", "camp.": "Campania", "piem.": "Piemonte",
-                  "sard.": "Sardegna", "e.r.": "Emilia-Romagna", "e. r.": "Emilia-Romagna", "emilia-rom.": "Emilia-Romagna",
-                  "f.v.g.": "Friuli-Venezia Giulia", "f. v. g.": "Friuli-Venezia Giulia", "fvg": "Friuli-Venezia Giulia"}
-_SEAT_RE = "(?:" + "|".join(_SEATS) + ")"
-# a Region named by its adjective: "legge regionale toscana", "l.r. lombarda", "Regione Siciliana",
-# "legge provinciale altoatesina"
-_REGION_ADJECTIVES = {
-    "lombarda": "Lombardia", "toscana": "Toscana", "veneta": "Veneto", "campana": "Campania", "siciliana": "Sicilia",
-    "pugliese": "Puglia", "piemontese": "Piemonte", "ligure": "Liguria", "laziale": "Lazio", "sarda": "Sardegna",
-    "marchigiana": "Marche", "abruzzese": "Abruzzo", "umbra": "Umbria", "friulana": "Friuli-Venezia Giulia",
-    "lucana": "Basilicata", "molisana": "Molise", "calabrese": "Calabria", "valdostana": "Valle d'Aosta",
-    "emiliano-romagnola": "Emilia-Romagna", "emiliana": "Emilia-Romagna", "trentina": "Trento",
-    "altoatesina": "Bolzano",
-}
-# after a regional type the Region may be written in any case, or as its adjective
-_REGION_WORD = ("(?i:" + "|".join(sorted(_REGION_ADJECTIVES, key=len, reverse=True)) + "|" + "|".join(_REGIONS) + ")"
-                + "|" + _REGION_RE)
-# the Region (or autonomous Province) after a regional law's type: "l.r. Lombardia", "legge della Regione Puglia",
-# "legge provinciale di Bolzano", "legge regionale toscana"
-REGION_AFTER = re.compile(
-    rf"{WS},?{WS}(?:della\s+|del\s+|per\s+la\s+|di\s+)?(?:[Rr]egione\s+|[Pp]rov(?:incia|\.)\s+(?:[Aa]utonoma\s+)?(?:di\s+)?)?"
-    rf"(?P<reg>{_REGION_WORD})(?![a-zà-ù])"
-)
-REGION_OF_LEGGE = re.compile(
-    rf"{WS}(?:della|dalla)\s+(?:[Rr]egione|[Pp]rovincia\s+autonoma\s+di)\s+(?P<reg>{_REGION_WORD})(?![a-zà-ù])"
-)
-# after a regional law's coordinates: "l.r. n. 12/2005 Lombardia", "l.r. 11 marzo 2005, n. 12 (Lombardia)"
-REGION_TAIL = re.compile(
-    rf"{WS}(?:,{WS}|\({WS})?(?:(?:della|dalla|del)\s+)?(?:[Rr]egione\s+|[Pp]rovincia\s+(?:autonoma\s+)?(?:di\s+)?)?"
-    rf"(?P<reg>{_REGION_RE})(?![a-zà-ù])(?:{WS}\))?"
-)
 # who issued a ministerial or administrative act: "D.M. (Ministero della giustizia)", "circolare INPS"
 _ISSUER_ACRONYMS = {
     "mef": "ministero.economia.finanze", "miur": "ministero.istruzione.universita.ricerca",
@@ -408,14 +249,6 @@ _ISSUER = re.compile(
     rf"|(?P<ent>(?:Comitato|Autorit[àa]|Istituto|Commissione|Presidenza\s+del\s+Consiglio|Dipartimento)\s+[A-Za-zÀ-ÿ'’,\s]{{3,110}}?)(?=\s{{0,3}}(?:\)|,|\(|n\.|nr\.|num\.|\d|del(?:l['’])?\s{{0,2}}\d|in\s+data|$)))\)?"
 )
 
-TAR_PLACE = re.compile(
-    rf"{WS}[,\-–]?{WS}(?:(?:per\s+(?:il|la|l['’])|del|della|dell['’]|di)\s{{0,3}})?(?P<reg>{_REGION_RE})"
-    # the seat, after a comma, a space or named as one, in any case: "Lazio, Roma", "Lazio Roma" (as databases
-    # print it), "per la Lombardia sezione staccata di Brescia"
-    rf"(?:(?:{WS}[,\-–(]{WS}|\s{{1,3}})(?:(?i:sede(?:\s+staccata)?\s+di|sez(?:\.|ione)\s+staccata\s+di|sede)\s+)?"
-    rf"(?P<seat>{_SEAT_RE})(?![a-zà-ù])\)?)?"
-    rf"|{WS}[,\-–]?{WS}(?:di\s+)?(?P<seat2>{_SEAT_RE})",
-)
 # a decision's date: "12 febbraio 2021", "10/03/2021", "2.1.19" (one separator, two- or four-digit year)
 # "16 - 19 dicembre 1968": decided on the 16th, deposited on the 19th (the date of record is the last one)
 _TEXT_DATE = rf"(?:(?:\d{{1,2}}|1°)\s{{0,3}}[-–]\s{{0,3}})?(?:\d{{1,2}}|1°)\s{{1,3}}{MONTH_RE}\s{{1,3}}\d{{4}}(?!\d)"
@@ -479,16 +312,6 @@ OF_AFTER = re.compile(r"\s{0,3},?\s{0,3}(?:della|dalla|delle|del|dal)\s{1,3}|\s{
 OF_BEFORE = re.compile(r"(?:della|dalla)\s{1,3}$", re.I)
 PLEN_OF_CDS = re.compile(r"\s{1,3}del\s{1,3}(?:Consiglio\s{1,3}di\s{1,3}Stato|Cons\.\s?(?:di\s+)?St(?:ato\b|\.))")
 EU_TRIB = re.compile(r"\s{0,3}(?:UE\b|U\.E\.|dell['’]\s?Unione\s+[Ee]uropea|di\s+primo\s+grado\s+(?:UE|CE)\b)")
-# after the court name of an ordinary, accounting or tax court: its seat ("Trib. Milano",
-# "Corte d'appello di Napoli", "Tribunale per i minorenni di Roma", "Trib. sorv. Bari")
-PLACE = re.compile(
-    r"\s{0,3},?\s{0,3}(?:(?:per\s+i\s+minorenni|di\s+sorveglianza|del\s+riesame|min(?:\.|orenni)|sorv(?:\.|eglianza)|riesame"
-    r"|[Oo]rdinario|[Cc]ivile|[Pp]enale"  # "Tribunale ordinario di Roma": the kind, then the seat
-    r"|d['’]\s?[Aa]ppello|[Rr]eg(?:\.|ionale)|[Pp]rov(?:\.|inciale)|di\s+(?:primo|secondo)\s+grado)\s{0,3})?"
-    r"(?:(?:di|del|della|dell['’]|per\s+(?:il|la|l['’]))\s{0,3})?"
-    r"(?P<place>L['’]\s?[A-Z][a-zà-ù]+|(?-i:[A-Z])[a-zà-ù'’]+(?:(?:[\s-]{1,2}|\s(?:di|nell['’]|d['’])\s?)(?-i:[A-Z])[a-zà-ù'’]+){0,3}"
-    r"|(?i:" + "|".join(_CITIES) + r")(?![a-zà-ù]))"
-)
 NUM_PARTS = re.compile(
     rf"(?:(?:n(?:n?\.|r\.|°|um\.)|numer[oi]){WS})?(?P<n>\d{{1,6}})(?:{WS}/{WS}(?P<y2>\d{{4}}|\d{{2}})|{WS},?\s{{1,3}}del(?:l['’]|\s{{1,3}})(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))?",
     re.I,
@@ -563,16 +386,6 @@ COURT_NAMES = {
     "TRIBUTARIA": "giustizia tributaria (Corte di giustizia tributaria / Commissione tributaria)",
     "CGUE": "Corte di giustizia dell'Unione europea", "CEDU": "Corte europea dei diritti dell'uomo",
 }
-
-
-def seat_name(raw: str) -> str:
-    """A seat as written, in its usual capitals when written in lower case ('l'aquila' -> "L'Aquila")."""
-    s = re.sub(r"\s+", " ", raw).strip()
-    if not s.islower():
-        return s
-    words = [w if w in ("di", "nell'", "nell’", "sul") else re.sub(r"(^|['’])([a-zà-ù])", lambda m: m[1] + m[2].upper(), w)
-             for w in s.split(" ")]
-    return " ".join(words)
 
 
 def court_of(anchor: str) -> str:
@@ -685,16 +498,6 @@ _FIRST = "".join(sorted({w[0] for w in _PREFIXES} | {w[0].upper() for w in _PREF
 FILTER = re.compile(rf"(?=[{re.escape(_FIRST)}])(?<![\w])(?i:" + _trie_regex(_PREFIXES).replace("\x00", r"\s") + ")")
 
 
-def read_year(y: str | None, act_type: str | None = None) -> int | None:
-    info = BY_URN_TYPE.get(act_type or "")
-    return year_of(y, historical=bool(info and info.historical))
-
-
-def norm_key(s: str) -> str:
-    """'21 septies' -> '21-septies'; '25-bis.1' stays; 'a bis' (a lettera) -> 'a-bis'."""
-    return canon_key(re.sub(r"[\s\u00a0]+", " ", s.strip()).replace("–", "-"))
-
-
 def _is_long(key: str) -> bool:
     """An article key whose number has LONG_NUMBER_DIGITS digits or more ('20121', '99999-bis')."""
     n = len(key) - len(key.lstrip("0123456789"))
@@ -727,14 +530,6 @@ def _case_date(raw: str) -> tuple[str | None, int | None]:
 
 
 DASH_LEAD = re.compile(r"\s{0,3}[-–]")
-
-
-def tar_seat(pm: re.Match) -> str:
-    """A TAR's seat from a TAR_PLACE match: 'Lazio, Roma', 'Lombardia', 'Catania'."""
-    if pm.group("reg"):
-        reg = re.sub(r"\s+", " ", pm.group("reg"))
-        return reg + (", " + pm.group("seat") if pm.group("seat") else "")
-    return pm.group("seat2")
 
 
 def _is_deposit(raw: str) -> bool:
@@ -833,14 +628,6 @@ def _read_number(c: Citation, val: str) -> bool:
 # --------------------------------------------------------------------------- parsing helpers
 
 
-def region_name(raw: str) -> str:
-    r = re.sub(r"\s+", " ", raw)
-    low = r.lower()
-    if low in _REGION_ADJECTIVES:
-        return _REGION_ADJECTIVES[low]
-    return _REGION_ABBREV.get(low, r.title() if r.islower() else r)
-
-
 def _issuer_authority(m: re.Match) -> tuple[str, str]:
     """(issuer as written, URN:NIR authority) of an _ISSUER match."""
     iss = re.sub(r"\s+", " ", m.group("iss")).strip()
@@ -857,12 +644,6 @@ def _act_number(raw: str) -> str:
     """'0241' -> '241'; '4 / B' -> '4/B'."""
     s = re.sub(r"\s+", "", raw)
     return str(int(s)) if s.isdigit() else s.upper()
-
-
-class ActHit(msgspec.Struct):
-    act: ActRef
-    end: int
-    more: list[ActRef] = []  # "nn. 301, 305 e 309": the other acts of the same type and date/year
 
 
 def parse_act(text: str, pos: int) -> ActHit | None:
