@@ -33,7 +33,8 @@ from it_eli.runtime.config import Settings
 from it_eli.runtime.errors import InvalidArg, ItEliError
 from .indexdir import IndexDir
 from it_eli.law import codes
-from it_eli.law.scanner import ActRef, extract_citations
+from it_eli.law.scanner.model import ActRef
+from it_eli.law.scanner.scan import extract_citations
 from it_eli.law.urn import parse_urn
 from it_eli.runtime.locking import exclusive
 from it_eli.sources.normattiva.akn import Act, normalize_article_key, parse_act

@@ -41,7 +41,8 @@ from it_eli.sources.http import check_url_allowed, host_key
 from ..law import codes
 from ..law import urn as urnmod
 from ..law.grammar import article_range_hint, normalize_article_key, roman_to_int
-from ..law.scanner import Partitions, extract_citations, partitions_of
+from ..law.scanner.model import Partitions, partitions_of
+from ..law.scanner.scan import extract_citations
 from it_eli.sources.normattiva import api, portal
 from it_eli.runtime import clock
 from it_eli.sources.normattiva.akn import parse_act

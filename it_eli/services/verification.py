@@ -26,7 +26,9 @@ from cachetools import TTLCache
 from it_eli.runtime import progress
 from it_eli.search.analysis import Analyzer
 from .content_meaning import antonym_clash
-from it_eli.law.scanner import COURT_NAMES, Citation, Partitions, extract_citations, partitions_of
+from it_eli.law.scanner.courts import COURT_NAMES
+from it_eli.law.scanner.model import Citation, Partitions, partitions_of
+from it_eli.law.scanner.scan import extract_citations
 from it_eli.runtime.errors import IdentityMismatch, IndexMissing, InvalidArg, ItEliError, NotFound
 from it_eli.law import codes as codesmod
 from it_eli.law import urn as urnmod
