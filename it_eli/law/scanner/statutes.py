@@ -130,7 +130,11 @@ def parse_act(text: str, pos: int) -> ActHit | None:
     if act_type == "legge" and word.lower() == "l." and text[pos - 1 : pos] in ("'", "’"):
         return None
     act_type, info, region, issuer, authority, p = _region_or_issuer(text, p, act_type, info)
-    d = _date_coordinates(text, p, act_type)
+    d = _COORD_DATE.match(text, p)
+    if d is None:
+        d = _COORD_NDATE.match(text, p)
+        if d is not None and iso_date(d.group("d"), d.group("m"), read_year(d.group("y"), act_type)) is None:
+            d = None  # "l. 24/1/90" is not a date: read as a number below
     if d:
         read = _date_first(d, act_type, info, region, issuer)
     else:
@@ -178,16 +182,6 @@ def _region_or_issuer(text: str, p: int, act_type: str, info: ActType) -> tuple:
         if im:
             (issuer, authority), p = _issuer_authority(im), im.end()
     return act_type, info, region, issuer, authority, p
-
-
-def _date_coordinates(text: str, p: int, act_type: str) -> re.Match | None:
-    """Date-first coordinates at p ('8 giugno 2001, n. 231', '7/8/1990, n. 241'), else None."""
-    d = _COORD_DATE.match(text, p)
-    if d is None:
-        d = _COORD_NDATE.match(text, p)
-        if d is not None and iso_date(d.group("d"), d.group("m"), read_year(d.group("y"), act_type)) is None:
-            d = None  # "l. 24/1/90" is not a date: read as a number below
-    return d
 
 
 def _date_first(d: re.Match, act_type: str, info: ActType, region: str | None, issuer: str | None) -> tuple | None:
