@@ -29,7 +29,7 @@ from tests.offline_home import offline_env, prepare_home  # noqa: E402
 
 async def run_table(app, cases, *, offline: bool = True, map_status=None):
     """Verify every case; returns rows (case id, expected dict|None, got status|None, CheckedCitation|None)."""
-    from it_eli.law.scanner import extract_citations
+    from it_eli.law.scanner.scan import extract_citations
     from it_eli.services.verification.verifier import verify_text
 
     rows, tp, fn, fp, overall = [], 0, 0, 0, []
@@ -82,7 +82,7 @@ def report(rows, tp, fn, fp, overall) -> dict:
 async def _held_out(settings) -> tuple[int, int, int]:
     """Agreement with the extraction table's own status labels (not written with the verifier)."""
     from it_eli.services.app import App
-    from it_eli.law.scanner import extract_citations
+    from it_eli.law.scanner.scan import extract_citations
     from it_eli.services.verification.verifier import verify_text
     from it_eli.services.verification.report import GAP_KINDS
     from tests.citation_cases import CASES as EXTRACTION_CASES

@@ -19,7 +19,9 @@ from it_eli.runtime.errors import InvalidArg
 from ..law import codes
 from ..law import urn as urnmod
 from ..law.grammar import int_to_roman, italian_date
-from ..law.scanner import COURT_NAMES, PARTITION_NAMES, Citation, Partitions, extract_citations, partitions_of
+from ..law.scanner.courts import COURT_NAMES
+from ..law.scanner.model import PARTITION_NAMES, Citation, Partitions, partitions_of
+from ..law.scanner.scan import extract_citations
 
 Kind = Literal["act", "eu_act", "international", "decision"]
 

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from it_eli.law.scanner import Citation, extract_citations
+from it_eli.law.scanner.model import Citation
+from it_eli.law.scanner.scan import extract_citations
 from tests.citation_cases import CASES
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from it_eli.law.scanner import Citation, extract_citations
+from it_eli.law.scanner.model import Citation
+from it_eli.law.scanner.scan import extract_citations
 from tests.citation_forms import FORMS
 
 _PARTS = ("article", "comma", "lettera", "numero", "periodo", "paragrafo", "punto", "considerando", "allegato",

@@ -72,7 +72,7 @@ async def test_a_megabyte_verification_leaves_the_event_loop_free(make_settings)
     """While a 1 MB text is verified, a heartbeat on the same loop keeps beating: its longest
     silence is a small part of what extracting the citations alone takes (measured here, so the
     comparison holds on a loaded machine)."""
-    from it_eli.law.scanner import extract_citations
+    from it_eli.law.scanner.scan import extract_citations
 
     text = (PARA * (1_000_000 // len(PARA)))[:1_000_000]
     t = time.perf_counter()

@@ -7,7 +7,7 @@ import pytest
 
 from it_eli.services.app import App
 from it_eli.law import codes
-from it_eli.law.scanner import extract_citations
+from it_eli.law.scanner.scan import extract_citations
 from it_eli.mcp.tools.registry import call
 from it_eli.services.verification.verifier import verify_text
 

@@ -213,7 +213,7 @@ async def test_table_offline(app):
     problems = []
     for cid, text, expected in CASES:
         res = await verify_text(app, text, offline=True)
-        from it_eli.law.scanner import extract_citations
+        from it_eli.law.scanner.scan import extract_citations
 
         pairs, missed, spurious = match(expected, extract_citations(text))
         if missed or spurious:
@@ -235,7 +235,7 @@ async def test_table_with_upstream_on_a_closed_port(app):
     """offline=false but nothing answers: acts missing locally are upstream_unavailable, never not_found."""
     for cid, text, expected in CASES:
         res = await verify_text(app, text, offline=False)
-        from it_eli.law.scanner import extract_citations
+        from it_eli.law.scanner.scan import extract_citations
 
         pairs, _, _ = match(expected, extract_citations(text))
         for e, i in pairs:

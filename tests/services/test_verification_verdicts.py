@@ -26,7 +26,7 @@ from aiohttp.test_utils import TestServer
 
 from tests.offline_home import offline_env
 from it_eli.services.app import App
-from it_eli.law.scanner import extract_citations
+from it_eli.law.scanner.scan import extract_citations
 from it_eli.runtime.config import load_settings
 from it_eli.search.statutes import import_files
 from it_eli.services.verification.verifier import verify_text

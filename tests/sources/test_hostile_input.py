@@ -23,7 +23,7 @@ from aiohttp.test_utils import TestServer
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from it_eli.sources import ga
-from it_eli.law.scanner import extract_citations
+from it_eli.law.scanner.scan import extract_citations
 from it_eli.runtime.config import load_settings
 from it_eli.sources.cortecost import SourceReport, iter_source
 from it_eli.runtime.errors import InvalidArg, ItEliError, QueryError

@@ -20,7 +20,7 @@ from it_eli.mcp.budget import json_cost
 from it_eli.runtime.errors import InvalidArg, ItEliError, NotAvailable, NotFound
 from it_eli.law import codes
 from it_eli.law import urn as urnmod
-from it_eli.law.scanner import Partitions
+from it_eli.law.scanner.model import Partitions
 from it_eli.runtime import clock
 from it_eli.sources.normattiva.akn_fragment import article_xml
 from it_eli.law.provision_status import ProvisionEvent, describe
