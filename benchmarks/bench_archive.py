@@ -32,7 +32,7 @@ def log(msg: str) -> None:
 
 
 def _settings(home: Path, **extra: str):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     env = {"IT_ELI_HOME": str(home), "IT_ELI_LOG_LEVEL": "WARNING", "IT_ELI_THROTTLE_SECONDS": "0", **extra}
     return load_settings(env)
@@ -41,7 +41,7 @@ def _settings(home: Path, **extra: str):
 def answers(settings, queries: list[str]) -> list:
     import msgspec
 
-    from it_eli.decisions import DecisionIndex
+    from it_eli.search.decisions.reader import DecisionIndex
 
     idx = DecisionIndex(settings)
     out = []
@@ -54,9 +54,9 @@ def answers(settings, queries: list[str]) -> list:
 async def first_use(archive: Path, sha256: str, home: Path) -> tuple[float, int, dict]:
     from aiohttp import web
 
-    from it_eli.app import App
-    from it_eli.tools import load_all
-    from it_eli.tools.registry import call
+    from it_eli.services.app import App
+    from it_eli.mcp.tools import load_all
+    from it_eli.mcp.tools.registry import call
 
     async def serve(request):
         return web.FileResponse(archive)
@@ -98,9 +98,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--queries", type=int, default=60)
     args = ap.parse_args(argv)
 
-    from it_eli.config import load_settings
-    from it_eli.decisions import build_index, DecisionIndex
-    from it_eli.index_archive import export_index, import_archive
+    from it_eli.runtime.config import load_settings
+    from it_eli.search.decisions.reader import DecisionIndex
+    from it_eli.search.decisions.build import build_index
+    from it_eli.search.index_archive import export_index
+    from it_eli.search.archive_import import import_archive
 
     from tests.synthetic_corpus import generate, make_queries
 

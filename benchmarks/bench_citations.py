@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from it_eli.law.scanner import extract_citations  # noqa: E402
+from it_eli.law.scanner.scan import extract_citations
 from tests.adversarial_text import ADVERSARIAL, adversarial_text  # noqa: E402
 from tests.citation_cases import CASES  # noqa: E402
 

@@ -20,12 +20,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.offline_home import offline_env, prepare_home  # noqa: E402
-from it_eli.config import load_settings  # noqa: E402
+from it_eli.runtime.config import load_settings  # noqa: E402
 
 
 async def _run(settings, cases) -> list[tuple[str, bool, str, str, str]]:
-    from it_eli.app import App
-    from it_eli.verify import verify_text
+    from it_eli.services.app import App
+    from it_eli.services.verification.verifier import verify_text
 
     app = App(settings)
     out = []

@@ -56,13 +56,13 @@ def log(msg: str) -> None:
 
 
 def _testdata() -> Path:
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     return load_settings(os.environ).testdata
 
 
 def _settings(home: Path):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     return load_settings({"IT_ELI_HOME": str(home), "IT_ELI_AUTO_BUILD": "0", "IT_ELI_LOG_LEVEL": "WARNING"})
 
@@ -76,7 +76,7 @@ def dir_bytes(path: Path) -> int:
 # ---------------------------------------------------------------- children (one build each)
 
 def child_iteli(archive: Path, home: Path, heap_bytes: int, threads: int) -> dict:
-    import it_eli.decisions as decisions
+    import it_eli.search.decisions.build as decisions
 
     # Where the time goes: wrap (in this child only) the archive reader and the per-document
     # Python work; what remains is Tantivy (indexing threads, commit) and the loop itself.
@@ -113,7 +113,7 @@ def child_iteli(archive: Path, home: Path, heap_bytes: int, threads: int) -> dic
 
 
 def child_fts5(archive: Path, db: Path) -> dict:
-    from it_eli.cortecost import SourceReport, iter_source
+    from it_eli.sources.cortecost import SourceReport, iter_source
 
     t0 = time.perf_counter()
     report = SourceReport(source=str(archive))
@@ -140,10 +140,10 @@ def child_floor(archive: Path, work: Path, threads: int, heap_bytes: int) -> dic
     taken out of `it_legal`. On a 2-core machine no build can take less than its total CPU / 2."""
     import tantivy
 
-    import it_eli.decisions as decisions
-    from it_eli.analysis import build_tantivy_analyzer
-    from it_eli.cortecost import SourceReport, iter_source
-    from it_eli.schema import create_index, load_index_def
+    import it_eli.search.decisions.build as decisions
+    from it_eli.search.analysis import build_tantivy_analyzer
+    from it_eli.sources.cortecost import SourceReport, iter_source
+    from it_eli.search.schema import create_index, load_index_def
 
     t = time.process_time()
     records = list(iter_source(archive, SourceReport(source=str(archive))))
@@ -151,7 +151,7 @@ def child_floor(archive: Path, work: Path, threads: int, heap_bytes: int) -> dic
     t = time.process_time()
     full = [decisions._document(d) for d in records]
     document_cpu = time.process_time() - t
-    an = decisions._analyzer()
+    an = decisions.shared_analyzer()
     body_only = []
     for d in records:
         doc = tantivy.Document(ecli=d.ecli, anno=d.anno, numero=d.numero, tipologia=d.tipologia)
@@ -244,8 +244,8 @@ def time_queries(run, queries: list[tuple[str, int | None]], rounds: int) -> tup
 
 
 def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], rounds: int, seed: int) -> dict:
-    from it_eli.decisions import DecisionIndex
-    from it_eli.errors import QueryError
+    from it_eli.search.decisions.reader import DecisionIndex
+    from it_eli.runtime.errors import QueryError
 
     rng = random.Random(seed)
     plain = [(q, None) for q in queries]
@@ -272,8 +272,9 @@ def measure_queries(home: Path, db: Path, queries: list[str], years: list[int], 
 
     def iteli_core(q: str, year: int | None) -> int:
         """Diagnostic: it_eli's ranked search with count and facets, without snippets."""
-        from it_eli.decisions import FIELD_ALIASES
-        from it_eli.query import HitWindow, parse_query, ranked_search
+        from it_eli.search.decisions.model import FIELD_ALIASES
+        from it_eli.search.query import HitWindow, ranked_search
+        from it_eli.law.query import parse_query
 
         idx, searcher, _ = index.searcher()
         filters = index._filters(idx, year, None, None, None, None)
@@ -496,8 +497,8 @@ def main(argv: list[str]) -> int:
     log("build: it_eli (child process) ...")
     it, it_rss, it_wall = run_child(["iteli", "--archive", str(info.path), "--target", str(home),
                                      "--heap-mb", str(args.heap_mb), "--threads", str(args.threads)], work / "iteli.json")
-    from it_eli.decisions import index_root
-    from it_eli.indexdir import IndexDir
+    from it_eli.search.decisions.model import index_root
+    from it_eli.search.indexdir import IndexDir
 
     current = IndexDir(index_root(_settings(home))).current()
     it_size = dir_bytes(current) if current else 0

@@ -32,8 +32,8 @@ PARA = ("Ai sensi dell'art. 2043 c.c. e dell'art. 3 della legge 7 agosto 1990, n
 def prepare(work: Path) -> Path:
     import shutil
 
-    from it_eli.config import load_settings
-    from it_eli.decisions import build_index
+    from it_eli.runtime.config import load_settings
+    from it_eli.search.decisions.build import build_index
 
     home = work / "home"
     shutil.rmtree(home, ignore_errors=True)

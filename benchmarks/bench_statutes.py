@@ -42,7 +42,7 @@ def _closed_port() -> int:
 
 
 def _settings(home: Path):
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     dead = f"http://127.0.0.1:{_closed_port()}"
     return load_settings({
@@ -55,7 +55,7 @@ def _settings(home: Path):
 def _testdata() -> Path:
     import os
 
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     return load_settings(os.environ).testdata
 
@@ -71,7 +71,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def timed_import(home: Path, files: list[Path]) -> dict:
-    from it_eli.statutes import import_files
+    from it_eli.search.statutes.loading import import_files
 
     t0 = time.perf_counter()
     rep = import_files(_settings(home), [str(f) for f in files])
@@ -96,7 +96,7 @@ TEXT_CALLS = [
 
 
 async def _latencies(app, calls: list[tuple[str, dict]], rounds: int) -> list[float]:
-    from it_eli.tools.registry import call
+    from it_eli.mcp.tools.registry import call
 
     out = []
     for _ in range(rounds):
@@ -110,7 +110,7 @@ async def _latencies(app, calls: list[tuple[str, dict]], rounds: int) -> list[fl
 
 
 def measure_tools(home: Path, n_calls: int, seed: int) -> dict:
-    from it_eli.app import App
+    from it_eli.services.app import App
 
     async def run():
         app = App(_settings(home))
@@ -135,7 +135,7 @@ def measure_tools(home: Path, n_calls: int, seed: int) -> dict:
             await app.close()
 
     async def _keys(app, ref):
-        from it_eli.tools.registry import call
+        from it_eli.mcp.tools.registry import call
 
         _, p = await call(app, "it_get_act", {"reference": ref})
         return p["article_keys"]

@@ -22,15 +22,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from it_eli.config import load_settings  # noqa: E402
+from it_eli.runtime.config import load_settings  # noqa: E402
 from tests.citation_match import key_of, match  # noqa: E402
 from tests.offline_home import offline_env, prepare_home  # noqa: E402
 
 
 async def run_table(app, cases, *, offline: bool = True, map_status=None):
     """Verify every case; returns rows (case id, expected dict|None, got status|None, CheckedCitation|None)."""
-    from it_eli.law.scanner import extract_citations
-    from it_eli.verify import verify_text
+    from it_eli.law.scanner.scan import extract_citations
+    from it_eli.services.verification.verifier import verify_text
 
     rows, tp, fn, fp, overall = [], 0, 0, 0, []
     for cid, text, expected in cases:
@@ -56,7 +56,7 @@ async def run_table(app, cases, *, offline: bool = True, map_status=None):
 
 
 def report(rows, tp, fn, fp, overall) -> dict:
-    from it_eli.verify import GAP_KINDS
+    from it_eli.services.verification.report import GAP_KINDS
 
     p = tp / (tp + fp) if tp + fp else 1.0
     r = tp / (tp + fn) if tp + fn else 1.0
@@ -81,9 +81,10 @@ def report(rows, tp, fn, fp, overall) -> dict:
 
 async def _held_out(settings) -> tuple[int, int, int]:
     """Agreement with the extraction table's own status labels (not written with the verifier)."""
-    from it_eli.app import App
-    from it_eli.law.scanner import extract_citations
-    from it_eli.verify import GAP_KINDS, verify_text
+    from it_eli.services.app import App
+    from it_eli.law.scanner.scan import extract_citations
+    from it_eli.services.verification.verifier import verify_text
+    from it_eli.services.verification.report import GAP_KINDS
     from tests.citation_cases import CASES as EXTRACTION_CASES
 
     def cls(s):
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="offline=false with upstreams on a closed port (gaps become upstream_unavailable)")
     ap.add_argument("--show-errors", action="store_true")
     args = ap.parse_args(argv or [])
-    from it_eli.app import App
+    from it_eli.services.app import App
     from tests.conftest import testdata_dir
     from tests.verify_cases import CASES
 

@@ -64,11 +64,13 @@ def search_stages(home: Path, queries: list[tuple[str, int | None]], rounds: int
     """Per-stage ms (p50/p95/mean) of it_eli's search path, the stages run as `search` runs them."""
     import msgspec
 
-    from it_eli.config import load_settings
-    from it_eli.decisions import (FIELD_ALIASES, SNIPPET_FIELD, CaseSearchResult, DecisionIndex, _analyzer,
-                                  phrase_probe, snippet_parts, snippet_probe)
-    from it_eli.errors import QueryError
-    from it_eli.query import HitWindow, QueryCompiler, parse_query, ranked_search
+    from it_eli.runtime.config import load_settings
+    from it_eli.search.decisions.reader import DecisionIndex
+    from it_eli.search.decisions.snippets import SNIPPET_FIELD, phrase_probe, snippet_parts, snippet_probe
+    from it_eli.search.decisions.model import FIELD_ALIASES, CaseSearchResult, shared_analyzer
+    from it_eli.runtime.errors import QueryError
+    from it_eli.search.query import HitWindow, QueryCompiler, ranked_search
+    from it_eli.law.query import parse_query
 
     index = DecisionIndex(load_settings({"IT_ELI_HOME": str(home), "IT_ELI_AUTO_BUILD": "0",
                                          "IT_ELI_LOG_LEVEL": "WARNING"}))
@@ -102,8 +104,8 @@ def search_stages(home: Path, queries: list[tuple[str, int | None]], rounds: int
         t4 = time.perf_counter()
         snippet_q = QueryCompiler(idx.schema, {SNIPPET_FIELD: 1.0}, index._snippet_aliases, index._analyzers,
                                   conjunction=False).compile(parsed.root) or ranked.query
-        hits = index._hits(idx, searcher, snippet_q, ranked.hits, probe=snippet_probe(parsed.root, _analyzer()),
-                           phrases=phrase_probe(parsed.root, _analyzer()), parts=snippet_parts(parsed.root))
+        hits = index._hits(idx, searcher, snippet_q, ranked.hits, probe=snippet_probe(parsed.root, shared_analyzer()),
+                           phrases=phrase_probe(parsed.root, shared_analyzer()), parts=snippet_parts(parsed.root))
         t5 = time.perf_counter()
         res = CaseSearchResult(query=q, total=ranked.count, offset=0, limit=10, hits=hits, facets=facets,
                                relaxed_to_or=ranked.relaxed, notes=list(parsed.notes))
@@ -192,8 +194,8 @@ def reference_build(python: str, archive: Path, db: Path, home: Path) -> dict:
 UPDATE_CHILD = textwrap.dedent("""
     import json, sys, time
     from pathlib import Path
-    from it_eli.config import load_settings
-    from it_eli.decisions import update_index
+    from it_eli.runtime.config import load_settings
+    from it_eli.search.decisions.build import update_index
     settings = load_settings({"IT_ELI_HOME": sys.argv[1], "IT_ELI_LOG_LEVEL": "WARNING"})
     t = time.perf_counter()
     r = update_index(settings, [Path(p) for p in sys.argv[2:]])

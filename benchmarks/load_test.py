@@ -45,16 +45,16 @@ EXPECTED_ERRORS = ("invalid_arg", "not_found", "query_error")
 # ---------------------------------------------------------------- preparation
 
 def _testdata() -> Path:
-    from it_eli.config import load_settings
+    from it_eli.runtime.config import load_settings
 
     return load_settings({}).testdata
 
 
 def prepare_home(work: Path, synthetic: int, log) -> tuple[Path, dict]:
     """Fresh home: Court index (real sample + synthetic corpus), all real statute exports imported."""
-    from it_eli.config import load_settings
-    from it_eli.decisions import build_index
-    from it_eli.statutes import import_files
+    from it_eli.runtime.config import load_settings
+    from it_eli.search.decisions.build import build_index
+    from it_eli.search.statutes.loading import import_files
 
     from tests.synthetic_corpus import generate
 
@@ -95,10 +95,10 @@ class Pools:
 
 
 def load_pools(home: Path, rng: random.Random) -> Pools:
-    from it_eli.config import load_settings
-    from it_eli.decisions import DecisionIndex
-    from it_eli.query import HitWindow
-    from it_eli.statutes import StatuteStore
+    from it_eli.runtime.config import load_settings
+    from it_eli.search.decisions.reader import DecisionIndex
+    from it_eli.search.query import HitWindow
+    from it_eli.search.statutes.store import StatuteStore
 
     from tests.synthetic_corpus import make_queries
 

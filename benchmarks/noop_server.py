@@ -27,8 +27,8 @@ def build() -> Server:
 async def serve(port: int) -> None:
     import uvicorn
 
-    from it_eli.config import load_settings
-    from it_eli.netserve import streamable_app, uvicorn_config
+    from it_eli.runtime.config import load_settings
+    from it_eli.mcp.netserve import streamable_app, uvicorn_config
 
     settings = load_settings()
     app = streamable_app(build(), settings, "127.0.0.1", port)

@@ -24,7 +24,7 @@ def act_id(act) -> tuple | None:
 
 def key_of(item) -> tuple:
     """Matching key of an expected dict or an extracted Citation."""
-    from it_eli.verify import canon_key
+    from it_eli.law.grammar import canon_key
 
     if isinstance(item, dict):
         if item["kind"] == "statute":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from it_eli.config import load_settings
+from it_eli.runtime.config import load_settings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

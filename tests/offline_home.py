@@ -22,8 +22,10 @@ def offline_env(home: Path) -> dict[str, str]:
 
 def prepare_home(settings, testdata: Path) -> None:
     """Import every Normattiva export and build the COST sample index (idempotent)."""
-    from it_eli.decisions import DecisionIndex, build_index
-    from it_eli.statutes import StatuteStore, import_files
+    from it_eli.search.decisions.reader import DecisionIndex
+    from it_eli.search.decisions.build import build_index
+    from it_eli.search.statutes.store import StatuteStore
+    from it_eli.search.statutes.loading import import_files
 
     if not StatuteStore(settings).list_acts():
         files = sorted(str(p) for p in (testdata / "normattiva-akn").glob("*.xml"))

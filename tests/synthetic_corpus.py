@@ -9,7 +9,7 @@ numbers, years and dates are varied, and the result is written as the Court publ
         Cc_Opendata_Pronunce_<YYYY>.json             {"elenco_pronunce": [...], "nota": "SYNTHETIC ..."}
 
 cp1252-encoded, line breaks inside texts written as `&#13;` + LF, CRLF between JSON lines, dates
-dd/mm/yyyy, numbers as strings: what `it_eli.cortecost` has to read in the real archives.
+dd/mm/yyyy, numbers as strings: what `it_eli.sources.cortecost` has to read in the real archives.
 Ordinanze keep their reasoning in `epigrafe` with `testo` empty; sentenze have a long `testo`
 ("Ritenuto in fatto" / "Considerato in diritto"). The text is meaningless as law: it exists to
 measure indexing and query speed only. Deterministic for a given (count, years, seed).
@@ -27,7 +27,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from it_eli.cortecost import decode_bytes
+from it_eli.sources.cortecost import decode_bytes
 
 GENERATOR_VERSION = 1
 SOURCE_NAME = "P_json2001_oggi.RECONSTRUCTED.zip"
@@ -440,7 +440,7 @@ def make_queries(testdata: Path, *, n: int = 240, seed: int = 7) -> list[str]:
     Words come from the real sentences the corpus is made of, weighted by frequency but
     excluding the stopwords of the it_legal analyzer (the same list for both systems).
     """
-    from it_eli.analysis import stopwords
+    from it_eli.search.analysis import stopwords
 
     stop = set(stopwords())
     pools = load_pools(testdata)

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from it_eli.cli import build_parser
+from it_eli.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -50,7 +50,7 @@ def _check_url(url: str) -> None:
 
 
 def test_the_console_script_is_declared():
-    assert PYPROJECT["project"]["scripts"][SCRIPT] == "it_eli.cli:main"
+    assert PYPROJECT["project"]["scripts"][SCRIPT] == "it_eli.cli.main:main"
 
 
 def test_there_is_a_snippet_for_every_client_and_transport():

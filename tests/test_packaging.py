@@ -35,7 +35,7 @@ def test_index_definitions_and_stopwords_are_package_data():
 
 
 def test_the_code_finds_the_definitions_through_the_package():
-    from it_eli.analysis import SCHEMA_DIR, stopwords
+    from it_eli.search.analysis import SCHEMA_DIR, stopwords
 
     assert (SCHEMA_DIR / "decisions.toml").is_file()
     assert "della" in stopwords()

@@ -1,4 +1,4 @@
-"""The synthetic corpus generator (shared with the benchmarks) writes an archive it_eli.cortecost reads back completely."""
+"""The synthetic corpus generator (shared with the benchmarks) writes an archive it_eli.sources.cortecost reads back completely."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from it_eli.cortecost import SourceReport, iter_source
+from it_eli.sources.cortecost import SourceReport, iter_source
 from tests.synthetic_corpus import SYNTHETIC_NOTE, generate, make_queries
 
 

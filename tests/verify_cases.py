@@ -9,8 +9,8 @@ Shorthand:
   A(act, status)                   an act cited without an article
   K(court, number, year, status)   a decision cited in prose
   E(ecli, status)                  an ECLI
-Statuses: see it_eli.verify.Status. Statute statuses (existence, repeal, commi) are recomputed
-from the exports by grep in tests/test_verify.py::test_ground_truth_matches_exports; the
+Statuses: see it_eli.services.verification.report.Status. Statute statuses (existence, repeal, commi) are recomputed
+from the exports by grep in tests/services/test_verification.py::test_ground_truth_matches_exports; the
 content_mismatch labels are judgments written with the article's rubrica in view.
 Online with an unreachable upstream, 'act_not_in_corpus' becomes 'upstream_unavailable'.
 """

@@ -69,7 +69,7 @@ class Collection:
 
 def statute_articles(testdata: Path, files: tuple[str, ...] | None = None) -> list[tuple[dict, object]]:
     """(act identity as dict, Article) for the newest version of every act."""
-    from it_eli.normattiva.akn import parse_act
+    from it_eli.sources.normattiva.akn.parser import parse_act
 
     paths = sorted((testdata / "normattiva-akn").glob("*.xml"))
     if files is not None:
@@ -108,7 +108,7 @@ def statute_docs(arts, with_headings: bool) -> list[Doc]:
 
 
 def known_item(arts, *, cap: int | None = KNOWN_ITEM_CAP, seed: int = KNOWN_ITEM_SEED) -> Collection:
-    from it_eli.analysis import Analyzer
+    from it_eli.search.analysis import Analyzer
 
     an = Analyzer("it_legal")
     counts: dict[str, int] = {}

@@ -9,7 +9,7 @@ targets of issue 13. With --out (default benchmarks/ranking/results/ for a full 
 per collection, the per-query nDCG@10 of it_eli against the best baseline (`perquery-<name>.tsv`,
 worst differences first) and a chart of every setup on every collection (`ranking.png`).
 `--small` is the CI-fast subset (a few acts + the casehold decisions); `--check` compares it_eli's
-figures on it with expected.json (tests/test_statute_ranking.py guards the user-visible side
+figures on it with expected.json (tests/search/test_statute_ranking.py guards the user-visible side
 through the product's own search, with its own table).
 """
 

@@ -3,7 +3,7 @@ query with a ranked list of up to 100 document ids.
 
 - it_eli setups index with the index definition of the collection's kind (index_schema/*.toml:
   fields, analyzers, boosts, catch-all field, tie-breaker, proximity fields) in a RAM Tantivy index,
-  and search through `it_eli.query` exactly as the appliance does; the ablations switch off one
+  and search through `it_eli.search.query` exactly as the appliance does; the ablations switch off one
   analyzer piece (`disable`), the field boosts, the catch-all field (`catch_all=False`), or use the
   previous search strategy; `catch_all=True` adds one to an index definition that has none (the
   statute proposal in RESULTS.md).
@@ -46,20 +46,20 @@ class ItEli(System):
     description: str
     disable: frozenset[str] = frozenset()
     flat_boosts: bool = False
-    strategy: str = "shipped"  # "shipped" (it_eli.query.ranked_search) | "v1" (AND, OR if nothing)
+    strategy: str = "shipped"  # "shipped" (it_eli.search.query.ranked_search) | "v1" (AND, OR if nothing)
     options: dict = field(default_factory=dict)  # keyword arguments for ranked_search (tuning runs)
     boost_overrides: dict = field(default_factory=dict)  # field -> boost, where the field exists
     catch_all: bool | None = None  # None: as the index definition says; False: drop it; True: add `body`
     # issue 13 (statute collections): question frames, typo correction, thesaurus, exact-form bonus
-    assist: dict = field(default_factory=dict)  # keyword arguments for it_eli.query_assist.assisted_query
+    assist: dict = field(default_factory=dict)  # keyword arguments for it_eli.search.query_assist.assisted_query
     drop_fields: frozenset[str] = frozenset()  # document fields left out of the index (ablations)
     _state: dict = field(default_factory=dict, repr=False)
 
     def index(self, col: Collection) -> None:
-        from it_eli.analysis import Analyzer
-        from it_eli.schema import build_schema, load_index_def, register_analyzers
+        from it_eli.search.analysis import Analyzer
+        from it_eli.search.schema import build_schema, load_index_def, register_analyzers
 
-        from it_eli.decisions import add_parts
+        from it_eli.search.decisions.build import add_parts
 
         defn = load_index_def({"statutes": "statute_articles", "decisions": "decisions"}[col.kind])
         if self.catch_all is False:
@@ -77,13 +77,13 @@ class ItEli(System):
         part_analyzers = {analyzers[n].name for n in defn.parts}
         assert len(part_analyzers) == 1, "add_parts analyzes every part alike"
         part_an = analyzers[defn.parts[0]]
-        from it_eli.statutes import add_searchable
+        from it_eli.search.statutes.records import add_searchable
 
         for d in col.docs:
             doc = tantivy.Document()
             doc.add_text(id_field, d.id)
             fields = {n: t for n, t in d.fields.items() if n not in self.drop_fields}
-            # as the appliance does (it_eli.decisions._document, it_eli.statutes.add_searchable)
+            # as the appliance does (it_eli.search.decisions.build._document, it_eli.search.statutes.add_searchable)
             if col.kind == "statutes":
                 add_searchable(doc, defn, {n: t for n, t in fields.items() if n in defn.parts}, part_an)
             else:
@@ -115,15 +115,16 @@ class ItEli(System):
         }
 
     def search(self, query: str) -> list[str]:
-        from it_eli.errors import ItEliError
-        from it_eli.query import HitWindow, QueryCompiler, parse_query, ranked_search
+        from it_eli.runtime.errors import ItEliError
+        from it_eli.search.query import HitWindow, QueryCompiler, ranked_search
+        from it_eli.law.query import parse_query
 
         st = self._state
         index, searcher = st["index"], st["searcher"]
         try:
             extra = {}
             if st["assisted"]:
-                from it_eli.query_assist import assisted_query
+                from it_eli.search.query_assist import assisted_query
 
                 defn = st["defn"]
                 a = assisted_query(query, searcher, index.schema, vocab_field=defn.catch_all or "text",
@@ -145,9 +146,9 @@ class ItEli(System):
 
 
 def _expansion_alias(defn) -> dict:
-    """Where the thesaurus expansions are searched, as it_eli.statutes maps it."""
-    from it_eli.query_assist import EXPANSION_ALIAS
-    from it_eli.statutes import expansion_fields
+    """Where the thesaurus expansions are searched, as it_eli.search.statutes.search maps it."""
+    from it_eli.search.query_assist import EXPANSION_ALIAS
+    from it_eli.search.statutes.search import expansion_fields
 
     return {EXPANSION_ALIAS: expansion_fields(defn)}
 
@@ -156,7 +157,7 @@ def with_catch_all(defn):
     """The index definition with a catch-all `body` field over its parts, searched beside them
     (tie_breaker 0, proximity on body): what decisions.toml v3 does."""
     import msgspec
-    from it_eli.schema import FieldDef
+    from it_eli.search.schema import FieldDef
 
     body = FieldDef(name="body", type="text", analyzer=defn.default_analyzer, stored=False, boost=1.0)
     return msgspec.structs.replace(defn, fields=[*defn.fields, body], catch_all="body", tie_breaker=0.0,
@@ -167,7 +168,7 @@ def without_catch_all(defn):
     """The index definition without its catch-all field: parts only, the shared default tie-breaker
     and proximity over the default fields (decisions.toml v2)."""
     import msgspec
-    from it_eli.query import TIE_BREAKER
+    from it_eli.search.query import TIE_BREAKER
 
     if not defn.catch_all:
         return defn
@@ -178,7 +179,7 @@ def without_catch_all(defn):
 def _v1_search(index, searcher, parsed, st):
     """The strategy it_eli shipped before issue 6 (decisions.py at c80c0c0): every word required,
     and only when nothing has them all, any word."""
-    from it_eli.query import QueryCompiler
+    from it_eli.search.query import QueryCompiler
 
     def run(conj: bool):
         q = QueryCompiler(index.schema, st["boosts"], st["aliases"], st["analyzers"], conjunction=conj).compile(parsed.root)
@@ -271,7 +272,7 @@ class Bm25s(System):
 
 def all_systems() -> list[System]:
     return [
-        ItEli("it_eli", "it_eli as shipped (index_schema analyzer + boosts, it_eli.query.ranked_search)"),
+        ItEli("it_eli", "it_eli as shipped (index_schema analyzer + boosts, it_eli.search.query.ranked_search)"),
         ItEli("it_eli-v1", "before issue 6 (c80c0c0): AND, OR only when nothing matches; dispositivo boost 1.6",
               strategy="v1", boost_overrides={"dispositivo": 1.6}, catch_all=False),
         ItEli("-stem", "it_eli without the Snowball stemmer", disable=frozenset({"stemmer"})),

@@ -1,7 +1,7 @@
-"""The Italian legal language, pure (no I/O): act types, codes and named acts, dates, numbers,
-articles and partitions, URN:NIR / ELI / ECLI, and the citation scanner.
+"""The Italian legal language, pure (no I/O): act types, codes, dates, numbers, articles and
+partitions, URN:NIR / ELI / ECLI, the citation scanner, provision status, the query language.
+Imports `runtime` only.
 
 Why one package: a reference must be read the same way by every tool (it_resolve, it_get_text,
-the search rewrite, the verifier). Everything else in it_eli imports from here; nothing here
-imports from the rest of it_eli except the typed errors.
+the search rewrite, the verifier); everything else in it_eli reads references from here.
 """

@@ -19,7 +19,7 @@ import re
 import msgspec
 from unidecode import unidecode
 
-from ..errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 
 
 class ActType(msgspec.Struct, frozen=True):

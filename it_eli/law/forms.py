@@ -15,7 +15,8 @@ import re
 from .acts import BY_URN_TYPE
 from .codes import CODES_BY_ID
 from .grammar import MONTHS
-from .scanner import Citation, extract_citations
+from .scanner.model import Citation
+from .scanner.scan import extract_citations
 
 MAX_CITATIONS = 3  # a query naming more acts than this is a question, not a citation
 _FILLER = re.compile(r"(?i)^(?:[\s,;:.()\-–/]|\b(?:del|della|dello|delle|dei|degli|dell|di|il|la|lo|l|le|gli|i|e|ed)\b|['’])*$")

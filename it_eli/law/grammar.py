@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from ..errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 
 # ---------------------------------------------------------------- months and dates
 

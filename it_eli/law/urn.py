@@ -17,7 +17,7 @@ from urllib.parse import unquote
 import msgspec
 from unidecode import unidecode
 
-from ..errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 from . import codes as _codes
 from .acts import (
     AUTHORITY_FAMILIES,

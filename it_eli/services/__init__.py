@@ -1,1 +1,2 @@
-"""Domain services: legislation, case law and verification as plain functions returning domain Structs."""
+"""The domain services: legislation, case law live, verification, index builds; they return domain
+Structs and know nothing of MCP or paging. Import `search`, `sources`, `law`, `runtime`."""

@@ -1,7 +1,7 @@
 """Live case-law service: Cassazione (SentenzeWeb) and Giustizia Amministrativa.
 
 Plain async functions, no MCP import: each takes `(client, settings, **args)` and returns a
-msgspec Struct; failures are typed `it_eli.errors` exceptions. Answers are cached in memory
+msgspec Struct; failures are typed `it_eli.runtime.errors` exceptions. Answers are cached in memory
 per client (searches for `settings.search_cache_seconds`, documents for a day); the client
 does the per-host throttle. When the upstream is down (or answers in a shape we no longer read),
 an expired cached answer (kept up to STALE_MAX_SECONDS) is served marked `stale` with a note,
@@ -19,12 +19,13 @@ from typing import Any
 import cachetools
 import msgspec
 
-from .. import ga, sentenzeweb, tls
-from ..config import Settings
-from ..errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable, checked_int
-from ..ga import GaHit, GaMetadata, GaSearchResult, GaSection, GaText
-from ..http import HttpClient
-from ..sentenzeweb import (
+from it_eli.sources import ga, sentenzeweb, tls
+from it_eli.runtime.config import Settings
+from it_eli.runtime.errors import InvalidArg, ItEliError, UpstreamChanged, UpstreamUnavailable, checked_int
+from it_eli.sources.ga.decision import GaMetadata, GaSection, GaText
+from it_eli.sources.ga.portal import GaHit, GaSearchResult
+from it_eli.sources.http import HttpClient
+from it_eli.sources.sentenzeweb.answers import (
     CassazioneFacets,
     CassazioneHit,
     CassazioneSearchResult,
@@ -268,6 +269,25 @@ async def _ga_post(client: HttpClient, settings: Settings, form: dict[str, str])
 _OPERATORS = re.compile(r'(?:^|\s)(?:AND|OR|NOT)(?:\s|$)|(?:^|\s)[-+][\w"(]|[()"“”«»]|\w[*~^]')
 
 
+def _ga_notes(q: str, anno: int | None, sez: str | None, limit: int) -> list[str]:
+    """What a GA answer tells its reader: filters applied here on the first page, and operators
+    the portal may not read as operators."""
+    notes = []
+    if anno is not None or sez is not None:
+        what = " and ".join(x for x in (f"anno={anno}" if anno is not None else "",
+                                        f"sezione={sez}" if sez is not None else "") if x)
+        notes.append(
+            f"{what} applied here to the first {ga.page_size(limit)} results (newest first): the portal "
+            "has no such filter; total_upstream counts them all."
+        )
+    if q and _OPERATORS.search(q):
+        notes.append(
+            "the portal's free-text search has no documented operator syntax: AND/OR/NOT, -word, quotes and "
+            "parentheses were sent as typed and may not act as operators (unlike it_cassazione_search)."
+        )
+    return notes
+
+
 async def it_ga_search(
     client: HttpClient,
     settings: Settings,
@@ -304,19 +324,7 @@ async def it_ga_search(
     for h in hits:
         if h.document_url:
             hit_cache.put(h.document_url, h, DOCUMENT_CACHE_SECONDS)
-    notes = []
-    if anno is not None or sez is not None:
-        what = " and ".join(x for x in (f"anno={anno}" if anno is not None else "",
-                                        f"sezione={sez}" if sez is not None else "") if x)
-        notes.append(
-            f"{what} applied here to the first {ga.page_size(limit)} results (newest first): the portal "
-            "has no such filter; total_upstream counts them all."
-        )
-    if q and _OPERATORS.search(q):
-        notes.append(
-            "the portal's free-text search has no documented operator syntax: AND/OR/NOT, -word, quotes and "
-            "parentheses were sent as typed and may not act as operators (unlike it_cassazione_search)."
-        )
+    notes = _ga_notes(q, anno, sez, limit)
     hits = ga.filter_hits(hits, anno, sez)[:limit]
 
     result = GaSearchResult(

@@ -15,11 +15,13 @@ from typing import Literal
 
 import msgspec
 
-from ..errors import InvalidArg
+from it_eli.runtime.errors import InvalidArg
 from ..law import codes
 from ..law import urn as urnmod
 from ..law.grammar import int_to_roman, italian_date
-from ..law.scanner import COURT_NAMES, PARTITION_NAMES, Citation, Partitions, extract_citations, partitions_of
+from ..law.scanner.courts import COURT_NAMES
+from ..law.scanner.model import PARTITION_NAMES, Citation, Partitions, partitions_of
+from ..law.scanner.scan import extract_citations
 
 Kind = Literal["act", "eu_act", "international", "decision"]
 
@@ -166,7 +168,7 @@ def _decision(c: Citation) -> ReferenceIdentity:
         warnings.append(f"no ECLI: {why}; an ECLI is never guessed")
     source, tool = _DECISION_SOURCES.get(d.court, (None, None))
     if d.court == "COST" and d.ecli:
-        from ..decisions import public_url  # the Court's page per ECLI (the index layer owns the URL form)
+        from it_eli.search.decisions.model import public_url
 
         source = public_url(d.ecli)
     if tool is None:
