@@ -15,6 +15,7 @@ import anyio
 import msgspec
 import mcp_types as types
 from mcp.server import Server
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
@@ -35,7 +36,21 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(app: App) -> Server:
+def session_key(ctx, transport: str) -> object:
+    """Whose calls the per-session caps count (it_eli/runtime/workers.py ClientGate).
+
+    Over streamable HTTP the SDK builds a new session object for every request, so the key is
+    the MCP session id the transport has checked (the mcp-session-id header of a live session).
+    Over stdio the process serves one client. An HTTP request without a session (the stateless
+    protocol) is counted on its own, under the server-wide connection caps."""
+    headers = getattr(ctx.request, "headers", None)
+    session_id = headers.get(MCP_SESSION_ID_HEADER) if headers is not None else None
+    if session_id:
+        return ("mcp-session", session_id)
+    return "stdio" if transport == "stdio" else ("request", id(ctx.session))
+
+
+def build_server(app: App, *, transport: str = "stdio") -> Server:
     load_all()
     tool_list = [
         types.Tool(
@@ -62,7 +77,8 @@ def build_server(app: App) -> Server:
         # sends it as notifications/progress when the client gave a progress token, else drops it
         progress = McpProgress(ctx.session.report_progress)
         with reporting(progress):
-            is_error, payload, body = await call_encoded(app, params.name, params.arguments, client=id(ctx.session))
+            is_error, payload, body = await call_encoded(app, params.name, params.arguments,
+                                                         client=session_key(ctx, transport))
         await progress.flush()
         if params.name not in TOOLS:
             # a protocol error, as the MCP spec lists unknown tools (the call is audited above)
@@ -181,7 +197,7 @@ async def _run_http(app: App, host: str, port: int) -> None:
 
     from .netserve import streamable_app, uvicorn_config
 
-    server = build_server(app)
+    server = build_server(app, transport="http")
     config = uvicorn_config(streamable_app(server, app.settings, host, port), app.settings, host, port)
     try:
         # bound before anything is announced: a busy port is an error, not "server on ..."
