@@ -129,6 +129,10 @@ def _cmd_tool(args, settings) -> int:
     except json.JSONDecodeError as exc:
         print(f"arguments are not JSON: {exc}", file=sys.stderr)
         return exitcodes.BAD_INPUT
+    except RecursionError:
+        print("arguments nest too deeply: give a JSON object of arguments with under 150 levels of nesting",
+              file=sys.stderr)
+        return exitcodes.BAD_INPUT
 
     async def run():
         app = App(settings)

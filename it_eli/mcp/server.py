@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 
 import anyio
 import msgspec
 import mcp_types as types
 from mcp.server import Server
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
@@ -34,7 +36,21 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(app: App) -> Server:
+def session_key(ctx, transport: str) -> object:
+    """Whose calls the per-session caps count (it_eli/runtime/workers.py ClientGate).
+
+    Over streamable HTTP the SDK builds a new session object for every request, so the key is
+    the MCP session id the transport has checked (the mcp-session-id header of a live session).
+    Over stdio the process serves one client. An HTTP request without a session (the stateless
+    protocol) is counted on its own, under the server-wide connection caps."""
+    headers = getattr(ctx.request, "headers", None)
+    session_id = headers.get(MCP_SESSION_ID_HEADER) if headers is not None else None
+    if session_id:
+        return ("mcp-session", session_id)
+    return "stdio" if transport == "stdio" else ("request", id(ctx.session))
+
+
+def build_server(app: App, *, transport: str = "stdio") -> Server:
     load_all()
     tool_list = [
         types.Tool(
@@ -61,7 +77,8 @@ def build_server(app: App) -> Server:
         # sends it as notifications/progress when the client gave a progress token, else drops it
         progress = McpProgress(ctx.session.report_progress)
         with reporting(progress):
-            is_error, payload, body = await call_encoded(app, params.name, params.arguments, client=id(ctx.session))
+            is_error, payload, body = await call_encoded(app, params.name, params.arguments,
+                                                         client=session_key(ctx, transport))
         await progress.flush()
         if params.name not in TOOLS:
             # a protocol error, as the MCP spec lists unknown tools (the call is audited above)
@@ -95,23 +112,52 @@ def unreadable_message_error(exc: Exception) -> types.JSONRPCError:
     The SDK's stdio transport hands such lines to the server as exceptions, which it drops: the
     client then waits for an answer that never comes. JSON-RPC wants a Parse error (-32700) or an
     Invalid Request (-32600), with the request's id when it can still be read (a lone surrogate
-    makes a line invalid JSON for the SDK, not for Python's json module)."""
-    req_id, invalid_json = None, False
+    makes a line invalid JSON for the SDK, not for Python's json module; a line nested deeper than
+    the SDK reads is never decoded whole, so its id is found without building it)."""
+    req_id, invalid_json, too_deep = None, False, False
     errors = exc.errors() if hasattr(exc, "errors") else []
     for err in errors:
         raw = err.get("input")
         invalid_json = invalid_json or err.get("type") == "json_invalid"
+        too_deep = too_deep or "recursion limit" in str(err.get("msg", ""))
         if isinstance(raw, str):
-            try:
-                raw = json.loads(raw)
-            except ValueError:
-                continue
+            raw = {"id": top_level_id(raw)}
         if isinstance(raw, dict) and isinstance(raw.get("id"), (int, str)) and not isinstance(raw.get("id"), bool):
             req_id = raw["id"]
             break
     code = types.PARSE_ERROR if invalid_json else types.INVALID_REQUEST
-    what = "the line is not valid JSON (UTF-8, no lone surrogates)" if invalid_json else "not a JSON-RPC 2.0 message"
+    what = ("arrays and objects nest too deeply (keep a message under 150 levels of nesting)"
+            if too_deep else
+            "the line is not valid JSON (UTF-8, no lone surrogates)" if invalid_json else "not a JSON-RPC 2.0 message")
     return types.JSONRPCError(jsonrpc="2.0", id=req_id, error=types.ErrorData(code=code, message=f"Invalid message: {what}"))
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_DECODER = json.JSONDecoder()
+
+
+def top_level_id(line: str) -> int | str | None:
+    """The `id` member of the JSON object on `line`, read without decoding the rest.
+
+    Strings and brackets are walked flat (no recursion), so any nesting depth costs one pass;
+    None when the line has no readable top-level id."""
+    depth = 0
+    for m in _JSON_TOKEN.finditer(line):
+        tok = m.group()
+        if tok in "{[":
+            depth += 1
+        elif tok in "}]":
+            depth -= 1
+        elif depth == 1 and tok == '"id"':
+            rest = line[m.end():].lstrip()
+            if not rest.startswith(":"):
+                continue
+            try:
+                value, _ = _DECODER.raw_decode(rest[1:].lstrip())
+            except (ValueError, RecursionError):
+                return None
+            return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+    return None
 
 
 async def _answer_unreadable(read_stream, write_stream, forward) -> None:
@@ -120,7 +166,13 @@ async def _answer_unreadable(read_stream, write_stream, forward) -> None:
         async for item in read_stream:
             if isinstance(item, Exception):
                 log.warning("unreadable message on stdin: %s", str(item).splitlines()[0][:200])
-                await write_stream.send(SessionMessage(unreadable_message_error(item)))
+                try:
+                    reply = unreadable_message_error(item)
+                except Exception:  # never let one hostile line end the session
+                    log.exception("could not read the unreadable message's id")
+                    reply = types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(
+                        code=types.INVALID_REQUEST, message="Invalid message: not a JSON-RPC 2.0 message"))
+                await write_stream.send(SessionMessage(reply))
                 continue
             await forward.send(item)
 
@@ -145,7 +197,7 @@ async def _run_http(app: App, host: str, port: int) -> None:
 
     from .netserve import streamable_app, uvicorn_config
 
-    server = build_server(app)
+    server = build_server(app, transport="http")
     config = uvicorn_config(streamable_app(server, app.settings, host, port), app.settings, host, port)
     try:
         # bound before anything is announced: a busy port is an error, not "server on ..."

@@ -12,12 +12,34 @@ import shutil
 import time
 import uuid
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from collections.abc import Iterator
 
 from it_eli.runtime.errors import InvalidArg
 from .schema import META_FILE
 from it_eli.runtime.locking import exclusive
+
+_SERVING_NOTES: ContextVar[list[str] | None] = ContextVar("index_serving_notes", default=None)
+
+
+@contextmanager
+def collecting_serving_notes() -> Iterator[list[str]]:
+    """What the indexes had to say while serving one call (an earlier build standing in for a
+    corrupt one): the face puts it in that call's answer, whichever service read the index."""
+    notes: list[str] = []
+    token = _SERVING_NOTES.set(notes)
+    try:
+        yield notes
+    finally:
+        _SERVING_NOTES.reset(token)
+
+
+def note_serving(note: str) -> None:
+    """Tell the call being served (if any is collecting) how its index was read."""
+    notes = _SERVING_NOTES.get()
+    if notes is not None and note not in notes:
+        notes.append(note)
 
 
 class IndexDir:

@@ -184,6 +184,14 @@ def open_index(path: Path, defn: IndexDef) -> tuple[tantivy.Index, dict[str, Any
     return index, meta
 
 
+def open_checked(path: Path, defn: IndexDef) -> tuple[tantivy.Index, dict[str, Any]]:
+    """Open a build and read its segment list, so a corrupt meta or a truncated segment shows
+    here (as an exception) rather than in the middle of a search."""
+    index, meta = open_index(path, defn)
+    index.searcher().num_docs  # noqa: B018 -- opens every segment's files
+    return index, meta
+
+
 _SHADOWS: list[str] = []
 
 

@@ -21,6 +21,7 @@ from it_eli.runtime.audit import UNKNOWN_TOOL
 from it_eli.runtime.deadline import within_deadline
 from it_eli.runtime.errors import InvalidArg, ItEliError
 from it_eli.runtime.workers import ClientGate
+from it_eli.search.indexdir import collecting_serving_notes
 
 log = logging.getLogger(__name__)
 
@@ -289,6 +290,15 @@ async def call(app, name: str, arguments: dict[str, Any] | None, *, client: Any 
     return is_error, out
 
 
+def _add_notes(out: dict[str, Any], notes: list[str]) -> None:
+    """Put what the indexes said while serving (an earlier build standing in for a corrupt one)
+    first in the answer's notes (or warnings): the caller must know what it reads from."""
+    for field in ("notes", "warnings"):
+        if notes and isinstance(out.get(field), list):
+            out[field][:0] = [n for n in notes if n not in out[field]]
+            return
+
+
 async def call_encoded(app, name: str, arguments: dict[str, Any] | None, *,
                        client: Any = None) -> tuple[bool, dict[str, Any], bytes]:
     """`call`, plus the answer encoded as JSON: encoded once here, it is both the size the audit
@@ -312,9 +322,11 @@ async def call_encoded(app, name: str, arguments: dict[str, Any] | None, *,
         params = decode_args(spec, arguments)
         kwargs = {a: getattr(params, a) for a in _args_of(spec.params).attrs}
         gate = app.extras.setdefault("client_gate", ClientGate()) if hasattr(app, "extras") else ClientGate()
-        async with gate.admit(client):
-            result = await within_deadline(spec.fn(app, **kwargs), _deadline(app), name)
+        with collecting_serving_notes() as index_notes:
+            async with gate.admit(client):
+                result = await within_deadline(spec.fn(app, **kwargs), _deadline(app), name)
         out = msgspec.to_builtins(result)
+        _add_notes(out, index_notes)
         is_error = bool(getattr(result, "is_error", False))
         status = "error" if is_error else "ok"
     except ItEliError as exc:

@@ -20,6 +20,7 @@ from msgspec import Meta
 
 from it_eli.mcp.budget import ENVELOPE_CHARS
 from it_eli.runtime.errors import IndexMissing, InvalidArg, ItEliError
+from it_eli.search.indexdir import note_serving
 from it_eli.search.statutes import DATASET_NOTE, StatuteStore
 from it_eli.services.verification.reading import MAX_INPUT_CHARS, MAX_LIVE_LOOKUPS, check_input
 from it_eli.services.verification.report import (
@@ -361,7 +362,9 @@ async def it_coverage(app, offset=0):
     s = app.settings
     try:
         statutes = await asyncio.to_thread(_statute_coverage, app.statutes)
-    except ItEliError:
+    except ItEliError as exc:
+        # zero acts because the index cannot be read is not "no acts": say so in the answer
+        note_serving(f"{exc.code}: {exc.message}" + (f"; {exc.valid}" if exc.valid else ""))
         statutes = StatuteCoverage(acts=0, articles_newest_versions=0, acts_list=[], freshness_days=s.statute_ttl_days,
                                    first_capture=None, last_capture=None)
     cost = await asyncio.to_thread(_decision_coverage, app)

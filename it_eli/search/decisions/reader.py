@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
-from pathlib import Path
 
 import msgspec
 import tantivy
@@ -28,7 +27,7 @@ from it_eli.search.query import MAX_HITS, HitWindow, QueryCompiler, ranked_searc
 
 from ..analysis import INFLECTION_WEIGHT, Analyzer
 from ..indexdir import IndexDir
-from ..schema import load_index_def, open_index, read_meta
+from ..schema import load_index_def, open_checked, read_meta
 from .arguments import FILTER_IN_QUERY, filters_from_query, normalise_tipologia, validate_decision_ref
 from .model import (
     DEFN_NAME,
@@ -103,13 +102,6 @@ class PartAnalyzer(Analyzer):
         return [t for _, t in sorted(found, reverse=True)[:MAX_SIBLINGS]]
 
 
-def _open_checked(path: Path, defn) -> tuple[tantivy.Index, dict]:
-    """Open a build and read its segment list, so a corrupt meta or segment shows here."""
-    index, meta = open_index(path, defn)
-    index.searcher().num_docs
-    return index, meta
-
-
 class DecisionIndex:
     """A reader over the CURRENT build; switches to a newer build atomically when one appears."""
 
@@ -165,14 +157,14 @@ class DecisionIndex:
         try:
             if path is None:
                 raise IndexCorrupt(f"CURRENT in {self.idir.root} names no build on disk")
-            return (*_open_checked(path, self.defn), None)
+            return (*open_checked(path, self.defn), None)
         except IndexSchemaMismatch:
             raise
         except Exception as exc:
             why = exc.message if isinstance(exc, ItEliError) else f"{type(exc).__name__}: {str(exc)[:200]}"
         for prev in self.idir.complete_builds(exclude=path):
             try:
-                index, meta = _open_checked(prev, self.defn)
+                index, meta = open_checked(prev, self.defn)
             except Exception:
                 continue
             warning = (f"index_corrupt: the current Constitutional Court index cannot be read ({why}); serving the "

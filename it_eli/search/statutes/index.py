@@ -4,21 +4,26 @@ commit, and the write lock that makes two processes queue up."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 
 import msgspec
 import tantivy
 from cachetools import LRUCache
 
 from it_eli.runtime.config import Settings
-from it_eli.runtime.errors import ItEliError
+from it_eli.runtime.errors import IndexCorrupt, IndexSchemaMismatch, ItEliError
 from it_eli.runtime.locking import exclusive
 
 from ..analysis import Analyzer
-from ..indexdir import IndexDir
-from ..schema import create_index, load_index_def, open_index, write_meta
+from ..indexdir import IndexDir, note_serving
+from ..schema import create_index, load_index_def, open_checked, write_meta
 from .records import DEFN_NAME, index_root, now_iso
+
+log = logging.getLogger(__name__)
+REBUILD = "it-eli statutes rebuild"
 
 
 def _memo_size(entry: tuple) -> int:
@@ -45,6 +50,8 @@ class StatuteIndex:
         self._lock = threading.Lock()
         self._index: tantivy.Index | None = None
         self._token: str | None = None
+        self._serving: Path | None = None  # the build opened: CURRENT's, or an earlier one standing in
+        self.warning: str | None = None  # set while an earlier build stands in for a corrupt one
         # Reader cache: the searcher is reused until the index's meta.json changes (a commit by
         # this or another process rewrites it), so a cached lookup costs no reload.
         self._searcher_cache: tuple[tantivy.Searcher, tuple] | None = None
@@ -54,10 +61,13 @@ class StatuteIndex:
 
     # ------------------------------------------------------------ opening
     def _ensure_created(self) -> None:
-        if self.idir.current() is not None:
+        """A first, empty index, only where none was ever published. A CURRENT that cannot be
+        read, or a lost one beside complete builds, is corruption (see `_open_serving`): an empty
+        index published over it would lose every act without a word."""
+        if self.idir.current() is not None or self.idir.has_pointer() or self.idir.complete_builds():
             return
         with self._write_lock():
-            if self.idir.current() is None:
+            if not self.idir.has_pointer() and not self.idir.complete_builds():
                 build = self.idir.new_build_dir()
                 create_index(build, self.defn)
                 write_meta(build, self.defn, {"created_at": now_iso()})
@@ -68,20 +78,46 @@ class StatuteIndex:
         token = self.idir.current_token()
         with self._lock:
             if self._index is None or token != self._token:
-                path = self.idir.current()
-                self._index, _ = open_index(path, self.defn)
+                self._serving, self._index, self.warning = self._open_serving()
                 self._token = token
                 self._searcher_cache = None
                 self._memo.clear()
+            if self.warning:
+                note_serving(self.warning)  # into the answer of the call being served
             return self._index
 
-    def _generation(self) -> tuple:
-        """What changes on every commit: CURRENT's build name and that build's meta.json stat."""
+    def _open_serving(self) -> tuple[Path, tantivy.Index, str | None]:
+        """The CURRENT build; if it cannot be read, the newest earlier complete build, with an
+        `index_corrupt` warning that names the rebuild command (the decision index does the same)."""
+        path = self.idir.current()
         try:
-            st = (self.idir.builds / (self._token or "") / "meta.json").stat()
-            return (self._token, st.st_mtime_ns, st.st_size, st.st_ino)
+            if path is None:
+                raise IndexCorrupt(f"CURRENT in {self.idir.root} names no build on disk")
+            return path, open_checked(path, self.defn)[0], None
+        except IndexSchemaMismatch:
+            raise
+        except Exception as exc:
+            why = exc.message if isinstance(exc, ItEliError) else f"{type(exc).__name__}: {str(exc)[:200]}"
+        for prev in self.idir.complete_builds(exclude=path):
+            try:
+                index, _ = open_checked(prev, self.defn)
+            except Exception:
+                continue
+            warning = (f"index_corrupt: the local statute index cannot be read ({why}); serving the newest complete "
+                       f"build that can be read ({prev.name}), which may lack acts stored after it; rebuild it "
+                       f"from the kept exports with `{REBUILD}`")
+            log.warning(warning)
+            return prev, index, warning
+        raise IndexCorrupt(f"the local statute index cannot be read ({why}) and no earlier complete build is on disk",
+                           valid=f"rebuild it from the kept exports with `{REBUILD}`", command=REBUILD)
+
+    def _generation(self) -> tuple:
+        """What changes on every commit: the build served and its meta.json stat."""
+        try:
+            st = ((self._serving or self.idir.builds) / "meta.json").stat()
+            return (self._token, self._serving, st.st_mtime_ns, st.st_size, st.st_ino)
         except OSError:
-            return (self._token, None)
+            return (self._token, self._serving, None)
 
     def _searcher(self) -> tuple[tantivy.Index, tantivy.Searcher]:
         index = self._open()
