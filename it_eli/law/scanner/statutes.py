@@ -20,9 +20,18 @@ from .tokens import WS, read_year
 ACT_TYPE_PATTERNS: list[tuple[str, str]] = [(t.pattern, t.urn_type) for t in ACT_TYPES if t.pattern]
 _ACT_TYPE_RE = re.compile("|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(ACT_TYPE_PATTERNS)), re.I)
 
-_NUM_MARK = r"(?:nn?\.|nr\.|n°|n\.ro|num\.|numero)"
-# an act's number: "241", lettered as the Gazzetta prints them "4/B", "87/E", "D/212" (upper-case letter)
-_ACT_NO = r"(?:\d{1,5}(?:\s?/\s?(?-i:[A-Z]{1,2})(?![A-Za-z0-9]))?|(?-i:[A-Z]{1,2})\s?/\s?\d{1,5})"
+# "n." and its spellings; "n" without its dot when a number follows ("legge n 241/1990")
+_NUM_MARK = r"(?:nn?\.|nr\.|n°|n\.ro|num\.|numero|n(?=\s{1,3}\d))"
+# an act's number: "241", lettered as the Gazzetta prints them "4/B", "87/E", "D/212" (upper-case letter).
+# Atomic: a number is read whole or not at all, never a shorter number ("n. 12/2019/DRE" is not n. 1).
+_ACT_NO = r"(?>\d{1,5}(?:\s?/\s?(?-i:[A-Z]{1,2})(?![A-Za-z0-9]))?|(?-i:[A-Z]{1,2})\s?/\s?\d{1,5})"
+# a number that goes on after what the grammar above reads: "n. 231/2021/R/eel" (ARERA), "n. 173/07/CONS"
+# (AGCOM), "n. 26/RGS" (MEF), "prot. n. 13107/18/W". Kept whole, as written: which part is the year is the
+# issuer's own convention, so it is a number to show, never one to cut to "n. 23" or guess a year from
+_CONTINUES = r"\s?/\s?[0-9A-Za-z]"
+_COMPOUND_NO = re.compile(
+    rf"{WS},?{WS}(?P<mark>{_NUM_MARK}){WS}(?P<cn>\d{{1,6}}(?:\s?/\s?[0-9A-Za-z]{{1,10}}){{1,6}})(?![\w/])", re.IGNORECASE
+)
 _DAY = rf"(?:{DAY_RE})"
 # "nn. 301, 305 e 309": further numbers of acts of the same type, date or year
 _MORE_NOS = rf"(?P<more>(?:{WS}(?:,|e|ed){WS}\d{{1,5}}(?![\d/])){{1,10}})?"
@@ -47,7 +56,7 @@ _COORD_NUM = re.compile(
     rf"|{WS},?\s{{1,3}}del\s{{1,3}}(?P<y6>\d{{2}})(?![\d/.,]\d|\d|\s{{0,3}}(?:{MONTH_RE}|[./-]\s?\d))"
     rf"|{WS},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+){_NDATE.replace('(?P<', '(?P<n_').replace('(?P=sep)', '(?P=n_sep)')}"
     rf"|{WS}\(\s{{0,3}}(?P<y5>\d{{4}})\s{{0,3}}\)"
-    rf")?(?![\d/.,]\d)",
+    rf")?(?![\d/.,]\d|{_CONTINUES})",
     re.I,
 )
 # a decree-law's conversion law: ", conv. con modif. dalla l.", "(convertito in legge"
@@ -106,6 +115,11 @@ def _issuer_authority(m: re.Match) -> tuple[str, str]:
     return iss, authority_slug(iss.replace("Ag.", "Agenzia"))
 
 
+def _as_written(raw: str) -> str:
+    """A compound number kept as the text writes it (spaces aside): no year read out of it."""
+    return re.sub(r"\s+", "", raw)
+
+
 def _act_number(raw: str) -> str:
     """'0241' -> '241'; '4 / B' -> '4/B'."""
     s = re.sub(r"\s+", "", raw)
@@ -135,22 +149,27 @@ def parse_act(text: str, pos: int) -> ActHit | None:
         d = _COORD_NDATE.match(text, p)
         if d is not None and iso_date(d.group("d"), d.group("m"), read_year(d.group("y"), act_type)) is None:
             d = None  # "l. 24/1/90" is not a date: read as a number below
-    if d:
+    if d and d.group("n") is None and (c := _COMPOUND_NO.match(text, d.end())):
+        # "del 1° giugno 2021, n. 231/2021/R/eel"
+        year = read_year(d.group("y"), act_type)
+        read = (_as_written(c.group("cn")), year, iso_date(d.group("d"), d.group("m"), year), [], c.end())
+    elif d:
         read = _date_first(d, act_type, info, region, issuer)
-    else:
-        n = _COORD_NUM.match(text, p)
-        if not n and (region is not None or issuer is not None):
-            # "art. 5 l.r. Lombardia": a regional law, coordinates not given
-            return ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
-                                  raw=text[pos:p].strip(), start=pos, end=p), p)
-        if not n:
-            return None
+    elif n := _COORD_NUM.match(text, p):
         read = _number_first(n, act_type)
+    elif c := _COMPOUND_NO.match(text, p):
+        read = (_as_written(c.group("cn")), None, None, [], c.end())
+    elif region is not None or issuer is not None:
+        # "art. 5 l.r. Lombardia": a regional law, coordinates not given
+        return ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
+                              raw=text[pos:p].strip(), start=pos, end=p), p)
+    else:
+        return None
     if read is None:
         return None
     number, year, date, more, end = read
-    if number is not None:
-        number = _act_number(number)
+    if number is not None and "/" not in number[number.find("/") + 1:]:
+        number = _act_number(number)  # a compound number ("231/2021/R/eel") stays as written
     act_type, region, issuer, authority, end = _region_or_issuer_after(text, end, act_type, info, region, issuer,
                                                                        authority)
     act = ActRef(act_type=act_type, number=number, year=year, date=date, raw=text[pos:end].strip(), region=region,

@@ -115,6 +115,9 @@ class StatuteChecks:
         if act_type in ("legge.regionale", "legge.provinciale"):
             return Outcome(status="out_of_corpus", gap_note=REGIONAL_FALLBACK,
                            detail=f"{act.raw}: regional and provincial laws are outside the national corpus it_eli checks")
+        if number and "/" in number and not year:
+            return Outcome(status="act_unresolvable", detail=f"{act.raw}: the number {number} is read as written; "
+                           "which of its parts is the year is the issuer's own convention, not read here")
         if not number or not year:
             return Outcome(status="act_unresolvable", detail=f"{act.raw}: the act has no number and year to identify it")
         try:
