@@ -9,7 +9,7 @@ import re
 import msgspec
 
 from ..acts import ACT_TYPES, BY_URN_TYPE, ActType, authority_slug
-from ..codes import approving_act, scan_pattern
+from ..codes import CODES_BY_ID, approving_act, scan_pattern
 from ..grammar import DAY_RE, MONTH_RE, iso_date
 from .eu import EU_ACT, eu_act, eu_style_number
 from .model import ActHit, ActRef
@@ -273,7 +273,58 @@ def _conversion_law(text: str, pos: int, end: int, act: ActRef) -> int:
     return end
 
 
+# what makes a code's name another act, before it: its implementing regulation or rules ("regolamento di
+# esecuzione del codice della strada", "norme di attuazione del c.p.c."; the registry's own rows, as "disp.
+# att. c.p.c.", are read first)
+_IMPLEMENTING_HEAD = re.compile(
+    r"(?:regolamento|reg\.|norme|disposizioni|disp\.)\s{1,3}(?:(?:di|per\s+l['’])\s{0,3})?"
+    r"(?:esecuzione|attuazione|esec\.|att\.|coordinamento|coord\.)"
+    r"(?:\s{1,3}e\s{1,3}(?:di\s{1,3})?(?:attuazione|esecuzione|transitorie))?\s{1,3}"
+    r"(?:del(?:l['’]\s?|\s{1,3})|al(?:l['’]\s?|\s{1,3})|per\s+il\s+)?(?:nuovo\s+)?",
+    re.IGNORECASE,
+)
+# ... and after it: a military code ("codice penale militare di pace"), a foreign code ("codice civile
+# francese"), or the code of another era ("codice di procedura penale del 1930")
+_OTHER_CODE_AFTER = re.compile(
+    r"\s{1,3}(?:militar[ei](?:\s+di\s+(?:pace|guerra))?"
+    r"|(?:frances|tedesc|german|svizzer|spagnol|austriac|portoghes|olandes|belg|sammarines)[a-z]{1,4}"
+    r"|del(?:l['’]\s?|\s+)(?:anno\s+)?(?P<y>1[5-9]\d\d|20[0-4]\d)(?!\d))(?![a-zà-ù])",
+    re.IGNORECASE,
+)
+# the slot of an administrative act's issuer: "circolare DSA", "delibera DMA n. 5/2020" name an office, not the
+# EU act that shares its acronym
+_ISSUER_SLOT = re.compile(
+    r"(?:circolare|circ\.|delibera|deliberazione|determina|determinazione|nota|parere|provvedimento|risoluzione"
+    r"|decreto|d\.\s?m\.|interpello)\s{1,3}(?:del(?:l['’]\s?|la\s+|lo\s+|\s+))?$",
+    re.IGNORECASE,
+)
+
+
 def parse_code(text: str, pos: int) -> ActHit | None:
+    """A code or an act named by its name; when a qualifier makes the name another act (its
+    implementing regulation, a military or a foreign code), that act as read, with no code: a gap,
+    never the plain code."""
+    head = _IMPLEMENTING_HEAD.match(text, pos)
+    if head and _CODE_RE.match(text, pos) is None and (inner := _code_at(text, head.end())) is not None:
+        return _other_act(text, pos, inner.end)
+    hit = _code_at(text, pos)
+    if hit is None:
+        return None
+    if hit.act.raw.isupper() and len(hit.act.raw) <= 5 and _ISSUER_SLOT.search(text[max(0, pos - 30):pos]):
+        return None
+    after = _OTHER_CODE_AFTER.match(text, hit.end)
+    code = CODES_BY_ID.get(hit.act.code or "")
+    if after and (not after.group("y") or (code is not None and code.year and int(after.group("y")) < code.year)):
+        return _other_act(text, pos, after.end())
+    return hit
+
+
+def _other_act(text: str, pos: int, end: int) -> ActHit:
+    """A code's name qualified into another act: read as written, identified by nothing."""
+    return ActHit(ActRef(act_type="codice", raw=text[pos:end], start=pos, end=end), end)
+
+
+def _code_at(text: str, pos: int) -> ActHit | None:
     m = _CODE_RE.match(text, pos)
     if not m:
         return None

@@ -103,7 +103,8 @@ class StatuteChecks:
         if act.act_type == "codice":
             code = codesmod.CODES_BY_ID.get(act.code or "")
             if code is None or not code.urn:
-                return Outcome(status="act_unresolvable", detail=f"{act.raw}: unknown code")
+                return Outcome(status="act_unresolvable",
+                               detail=f"{act.raw}: not a code it_eli knows (not the plain code its name contains)")
             if code.annex_of:
                 return Outcome(
                     status="act_unresolvable", urn=code.api_urn,
