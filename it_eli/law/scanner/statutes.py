@@ -81,7 +81,9 @@ _ISSUER_ACRONYMS = {
     "cipess": "comitato.interministeriale.programmazione.economica.sviluppo.sostenibile",
     "aifa": "agenzia.italiana.farmaco", "ivass": "istituto.vigilanza.assicurazioni",
     "agcm": "autorita.garante.concorrenza.mercato", "agcom": "autorita.garanzie.comunicazioni",
-    "arera": "autorita.regolazione.energia.reti.ambiente",
+    "arera": "autorita.regolazione.energia.reti.ambiente", "maeci": "ministero.affari.esteri.cooperazione.internazionale",
+    "mase": "ministero.ambiente.sicurezza.energetica", "masaf": "ministero.agricoltura.sovranita.alimentare.foreste",
+    "mic": "ministero.cultura",
 }
 # a decree's ministry named by its bare head noun, as practice abbreviates it: "D.M. Giustizia n. 55/2014",
 # "d.m. Salute 2 aprile 2015", "DM Infrastrutture e trasporti"
@@ -95,7 +97,7 @@ _ISSUER = re.compile(
     rf"{WS},?{WS}\(?(?:del(?:l['’]\s?|la\s+|lo\s+|\s+)|dal(?:l['’]\s?|la\s+|\s+)|emanat[oa]\s+dal(?:l['’]\s?|la\s+|\s+))?"
     rf"(?P<iss>(?P<min>(?i:minist(?:ro|ero|r\.)|min\.))\s+(?P<mname>[A-Za-zÀ-ÿ'’,\s]{{3,110}}?)(?=\s{{0,3}}(?:\)|,|\(|n\.|nr\.|num\.|\d|del(?:l['’])?\s{{0,2}}\d|in\s+data|$))"
     rf"|(?P<mbare>(?-i:{_MINISTRY_NOUNS}))(?![a-zà-ù])"
-    rf"|(?P<acr>MEF|MIUR|MISE|MIMIT|MIT|MUR|INPS|INAIL|ANAC|CONSOB|Consob|CIPESS|CIPE|AIFA|IVASS|AGCM|AGCOM|ARERA)\b"
+    rf"|(?P<acr>MEF|MIUR|MISE|MIMIT|MIT|MUR|MAECI|MASE|MASAF|MiC|INPS|INAIL|ANAC|CONSOB|Consob|CIPESS|CIPE|AIFA|IVASS|AGCM|AGCOM|ARERA)\b"
     rf"|(?P<bdi>Banca\s+d['’]\s?Italia)"
     rf"|(?P<age>(?:Agenzia|Ag\.)\s+(?:delle\s+|dell['’]\s?|del\s+|per\s+l['’]\s?)?(?:[Ee]ntrate|[Dd]ogane(?:\s+e\s+dei\s+[Mm]onopoli)?|[Dd]emanio|[Ii]talia\s+[Dd]igitale|[Tt]erritorio))"
     rf"|(?P<gar>Garante\s+(?:per\s+la\s+protezione\s+dei\s+dati\s+personali|(?:della\s+)?privacy))"
