@@ -78,7 +78,7 @@ CODES: tuple[Code, ...] = (
     # EU and international acts cited by name (outside the Italian corpus: the verifier says where to look)
     _eu("gdpr", "Regolamento generale sulla protezione dei dati", "GDPR", ("gdpr", "rgpd", "regolamento generale sulla protezione dei dati"),
         "ue.regolamento", "2016-04-27", "679", "32016R0679", "http://data.europa.eu/eli/reg/2016/679/oj",
-        r"GDPR\b|RGPD\b|(?i:regolamento\s+generale\s+(?:sulla|per\s+la)\s+protezione\s+dei\s+dati(?:\s+personali)?)"),
+        r"(?i:GDPR|RGPD)\b|(?i:regolamento\s+generale\s+(?:sulla|per\s+la)\s+protezione\s+dei\s+dati(?:\s+personali)?)"),
     _eu("dora", "Digital Operational Resilience Act", "DORA", ("dora", "digital operational resilience act"),
         "ue.regolamento", "2022-12-14", "2554", "32022R2554", "http://data.europa.eu/eli/reg/2022/2554/oj",
         r"DORA\b|(?i:digital\s+operational\s+resilience\s+act)"),

@@ -31,7 +31,7 @@ TRIGGER = re.compile(
     r"|(?P<struct>(?i:allegato|allegati|all\.|tabella|tab\.|titolo|tit\.|capo)(?=\s{0,3}(?:\d|[IVXLC]{1,7}\b|[A-Z]\b|unico)))"
     r"|(?P<cons>(?:(?i:considerando|consid\.)|cons\.)(?=\s{1,3}(?:n\.\s{0,3})?\d))"
     r"|(?P<part>(?i:comma|commi|co\.|paragrafo|par\.|punto|lettera|lett\.)(?=\s{0,3}(?:\d|[a-z]{1,2}\))))"
-    r"|(?P<act>(?i:regolamento|reg\.|direttiv[ae]|dir\.|decisione(?:[\s-]quadro)?)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:UE|CE|CEE|Euratom|n\.\s?\d|\d))"
+    r"|(?P<act>(?i:regolamento|reg\.|direttiv[ae]|dir\.|decisione(?:[\s-]quadro)?)(?=\s{0,3}(?:delegato\s+|di\s+esecuzione\s+)?\(?\s?(?:(?i:UE|CE|CEE|Euratom)(?![a-zà-ù'’])|n\.?\s?\d|\d))"
     r"|(?i:" + _ACT_WORDS + r")|" + _CODE_WORDS + r")"
     r")"
 )

@@ -16,7 +16,7 @@ EU_ACT = re.compile(
     rf"(?P<kind>regolamento|reg\.|direttiv[ae]|dir\.|decisione(?:[\s-]quadro)?)"
     rf"(?:\s{{1,3}}(?:delegato|di\s+esecuzione))?{WS}"
     rf"(?:\(\s?(?P<org>UE|CEE|CE|Euratom|GAI)\s?\)|(?P<org2>UE|CEE|CE)(?![A-Za-z]))?{WS}"
-    rf"(?P<n>n\.{WS})?(?P<a>\d{{1,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?P<org3>UE|CEE|CE|GAI|Euratom))?"
+    rf"(?P<n>n(?:\.{WS}|\s{{1,3}}(?=\d)))?(?P<a>\d{{1,4}})\s?/\s?(?P<b>\d{{1,4}})(?![\d])(?:\s?/\s?(?P<org3>UE|CEE|CE|GAI|Euratom))?"
     rf"(?:{WS},?{WS}del\s+Parlamento\s+europeo\s+e\s+del\s+Consiglio|{WS},?{WS}del\s+Consiglio)?"
     rf"(?:{WS},?{WS}del\s+(?:\d{{1,2}}|1°)\s{{1,3}}{MONTH_RE}\s{{1,3}}\d{{4}})?",
     re.I,

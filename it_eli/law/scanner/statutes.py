@@ -9,7 +9,7 @@ import re
 import msgspec
 
 from ..acts import ACT_TYPES, BY_URN_TYPE, ActType, authority_slug
-from ..codes import approving_act, scan_pattern
+from ..codes import CODES_BY_ID, approving_act, scan_pattern
 from ..grammar import DAY_RE, MONTH_RE, iso_date
 from .eu import EU_ACT, eu_act, eu_style_number
 from .model import ActHit, ActRef
@@ -20,9 +20,18 @@ from .tokens import WS, read_year
 ACT_TYPE_PATTERNS: list[tuple[str, str]] = [(t.pattern, t.urn_type) for t in ACT_TYPES if t.pattern]
 _ACT_TYPE_RE = re.compile("|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(ACT_TYPE_PATTERNS)), re.I)
 
-_NUM_MARK = r"(?:nn?\.|nr\.|n°|n\.ro|num\.|numero)"
-# an act's number: "241", lettered as the Gazzetta prints them "4/B", "87/E", "D/212" (upper-case letter)
-_ACT_NO = r"(?:\d{1,5}(?:\s?/\s?(?-i:[A-Z]{1,2})(?![A-Za-z0-9]))?|(?-i:[A-Z]{1,2})\s?/\s?\d{1,5})"
+# "n." and its spellings; "n" without its dot when a number follows ("legge n 241/1990")
+_NUM_MARK = r"(?:nn?\.|nr\.|n°|n\.ro|num\.|numero|n(?=\s{1,3}\d))"
+# an act's number: "241", lettered as the Gazzetta prints them "4/B", "87/E", "D/212" (upper-case letter).
+# Atomic: a number is read whole or not at all, never a shorter number ("n. 12/2019/DRE" is not n. 1).
+_ACT_NO = r"(?>\d{1,5}(?:\s?/\s?(?-i:[A-Z]{1,2})(?![A-Za-z0-9]))?|(?-i:[A-Z]{1,2})\s?/\s?\d{1,5})"
+# a number that goes on after what the grammar above reads: "n. 231/2021/R/eel" (ARERA), "n. 173/07/CONS"
+# (AGCOM), "n. 26/RGS" (MEF), "prot. n. 13107/18/W". Kept whole, as written: which part is the year is the
+# issuer's own convention, so it is a number to show, never one to cut to "n. 23" or guess a year from
+_CONTINUES = r"\s?/\s?[0-9A-Za-z]"
+_COMPOUND_NO = re.compile(
+    rf"{WS},?{WS}(?P<mark>{_NUM_MARK}){WS}(?P<cn>\d{{1,6}}(?:\s?/\s?[0-9A-Za-z]{{1,10}}){{1,6}})(?![\w/])", re.IGNORECASE
+)
 _DAY = rf"(?:{DAY_RE})"
 # "nn. 301, 305 e 309": further numbers of acts of the same type, date or year
 _MORE_NOS = rf"(?P<more>(?:{WS}(?:,|e|ed){WS}\d{{1,5}}(?![\d/])){{1,10}})?"
@@ -47,7 +56,7 @@ _COORD_NUM = re.compile(
     rf"|{WS},?\s{{1,3}}del\s{{1,3}}(?P<y6>\d{{2}})(?![\d/.,]\d|\d|\s{{0,3}}(?:{MONTH_RE}|[./-]\s?\d))"
     rf"|{WS},?\s{{1,3}}(?:del(?:l['’]\s?|\s{{1,3}})|in\s+data\s+){_NDATE.replace('(?P<', '(?P<n_').replace('(?P=sep)', '(?P=n_sep)')}"
     rf"|{WS}\(\s{{0,3}}(?P<y5>\d{{4}})\s{{0,3}}\)"
-    rf")?(?![\d/.,]\d)",
+    rf")?(?![\d/.,]\d|{_CONTINUES})",
     re.I,
 )
 # a decree-law's conversion law: ", conv. con modif. dalla l.", "(convertito in legge"
@@ -72,7 +81,9 @@ _ISSUER_ACRONYMS = {
     "cipess": "comitato.interministeriale.programmazione.economica.sviluppo.sostenibile",
     "aifa": "agenzia.italiana.farmaco", "ivass": "istituto.vigilanza.assicurazioni",
     "agcm": "autorita.garante.concorrenza.mercato", "agcom": "autorita.garanzie.comunicazioni",
-    "arera": "autorita.regolazione.energia.reti.ambiente",
+    "arera": "autorita.regolazione.energia.reti.ambiente", "maeci": "ministero.affari.esteri.cooperazione.internazionale",
+    "mase": "ministero.ambiente.sicurezza.energetica", "masaf": "ministero.agricoltura.sovranita.alimentare.foreste",
+    "mic": "ministero.cultura",
 }
 # a decree's ministry named by its bare head noun, as practice abbreviates it: "D.M. Giustizia n. 55/2014",
 # "d.m. Salute 2 aprile 2015", "DM Infrastrutture e trasporti"
@@ -86,7 +97,7 @@ _ISSUER = re.compile(
     rf"{WS},?{WS}\(?(?:del(?:l['’]\s?|la\s+|lo\s+|\s+)|dal(?:l['’]\s?|la\s+|\s+)|emanat[oa]\s+dal(?:l['’]\s?|la\s+|\s+))?"
     rf"(?P<iss>(?P<min>(?i:minist(?:ro|ero|r\.)|min\.))\s+(?P<mname>[A-Za-zÀ-ÿ'’,\s]{{3,110}}?)(?=\s{{0,3}}(?:\)|,|\(|n\.|nr\.|num\.|\d|del(?:l['’])?\s{{0,2}}\d|in\s+data|$))"
     rf"|(?P<mbare>(?-i:{_MINISTRY_NOUNS}))(?![a-zà-ù])"
-    rf"|(?P<acr>MEF|MIUR|MISE|MIMIT|MIT|MUR|INPS|INAIL|ANAC|CONSOB|Consob|CIPESS|CIPE|AIFA|IVASS|AGCM|AGCOM|ARERA)\b"
+    rf"|(?P<acr>MEF|MIUR|MISE|MIMIT|MIT|MUR|MAECI|MASE|MASAF|MiC|INPS|INAIL|ANAC|CONSOB|Consob|CIPESS|CIPE|AIFA|IVASS|AGCM|AGCOM|ARERA)\b"
     rf"|(?P<bdi>Banca\s+d['’]\s?Italia)"
     rf"|(?P<age>(?:Agenzia|Ag\.)\s+(?:delle\s+|dell['’]\s?|del\s+|per\s+l['’]\s?)?(?:[Ee]ntrate|[Dd]ogane(?:\s+e\s+dei\s+[Mm]onopoli)?|[Dd]emanio|[Ii]talia\s+[Dd]igitale|[Tt]erritorio))"
     rf"|(?P<gar>Garante\s+(?:per\s+la\s+protezione\s+dei\s+dati\s+personali|(?:della\s+)?privacy))"
@@ -104,6 +115,11 @@ def _issuer_authority(m: re.Match) -> tuple[str, str]:
     if m.group("bdi"):
         return iss, "banca.italia"
     return iss, authority_slug(iss.replace("Ag.", "Agenzia"))
+
+
+def _as_written(raw: str) -> str:
+    """A compound number kept as the text writes it (spaces aside): no year read out of it."""
+    return re.sub(r"\s+", "", raw)
 
 
 def _act_number(raw: str) -> str:
@@ -135,22 +151,27 @@ def parse_act(text: str, pos: int) -> ActHit | None:
         d = _COORD_NDATE.match(text, p)
         if d is not None and iso_date(d.group("d"), d.group("m"), read_year(d.group("y"), act_type)) is None:
             d = None  # "l. 24/1/90" is not a date: read as a number below
-    if d:
+    if d and d.group("n") is None and (c := _COMPOUND_NO.match(text, d.end())):
+        # "del 1° giugno 2021, n. 231/2021/R/eel"
+        year = read_year(d.group("y"), act_type)
+        read = (_as_written(c.group("cn")), year, iso_date(d.group("d"), d.group("m"), year), [], c.end())
+    elif d:
         read = _date_first(d, act_type, info, region, issuer)
-    else:
-        n = _COORD_NUM.match(text, p)
-        if not n and (region is not None or issuer is not None):
-            # "art. 5 l.r. Lombardia": a regional law, coordinates not given
-            return ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
-                                  raw=text[pos:p].strip(), start=pos, end=p), p)
-        if not n:
-            return None
+    elif n := _COORD_NUM.match(text, p):
         read = _number_first(n, act_type)
+    elif c := _COMPOUND_NO.match(text, p):
+        read = (_as_written(c.group("cn")), None, None, [], c.end())
+    elif region is not None or issuer is not None:
+        # "art. 5 l.r. Lombardia": a regional law, coordinates not given
+        return ActHit(ActRef(act_type=act_type, region=region, issuer=issuer, authority=authority,
+                              raw=text[pos:p].strip(), start=pos, end=p), p)
+    else:
+        return None
     if read is None:
         return None
     number, year, date, more, end = read
-    if number is not None:
-        number = _act_number(number)
+    if number is not None and "/" not in number[number.find("/") + 1:]:
+        number = _act_number(number)  # a compound number ("231/2021/R/eel") stays as written
     act_type, region, issuer, authority, end = _region_or_issuer_after(text, end, act_type, info, region, issuer,
                                                                        authority)
     act = ActRef(act_type=act_type, number=number, year=year, date=date, raw=text[pos:end].strip(), region=region,
@@ -254,7 +275,58 @@ def _conversion_law(text: str, pos: int, end: int, act: ActRef) -> int:
     return end
 
 
+# what makes a code's name another act, before it: its implementing regulation or rules ("regolamento di
+# esecuzione del codice della strada", "norme di attuazione del c.p.c."; the registry's own rows, as "disp.
+# att. c.p.c.", are read first)
+_IMPLEMENTING_HEAD = re.compile(
+    r"(?:regolamento|reg\.|norme|disposizioni|disp\.)\s{1,3}(?:(?:di|per\s+l['’])\s{0,3})?"
+    r"(?:esecuzione|attuazione|esec\.|att\.|coordinamento|coord\.)"
+    r"(?:\s{1,3}e\s{1,3}(?:di\s{1,3})?(?:attuazione|esecuzione|transitorie))?\s{1,3}"
+    r"(?:del(?:l['’]\s?|\s{1,3})|al(?:l['’]\s?|\s{1,3})|per\s+il\s+)?(?:nuovo\s+)?",
+    re.IGNORECASE,
+)
+# ... and after it: a military code ("codice penale militare di pace"), a foreign code ("codice civile
+# francese"), or the code of another era ("codice di procedura penale del 1930")
+_OTHER_CODE_AFTER = re.compile(
+    r"\s{1,3}(?:militar[ei](?:\s+di\s+(?:pace|guerra))?"
+    r"|(?:frances|tedesc|german|svizzer|spagnol|austriac|portoghes|olandes|belg|sammarines)[a-z]{1,4}"
+    r"|del(?:l['’]\s?|\s+)(?:anno\s+)?(?P<y>1[5-9]\d\d|20[0-4]\d)(?!\d))(?![a-zà-ù])",
+    re.IGNORECASE,
+)
+# the slot of an administrative act's issuer: "circolare DSA", "delibera DMA n. 5/2020" name an office, not the
+# EU act that shares its acronym
+_ISSUER_SLOT = re.compile(
+    r"(?:circolare|circ\.|delibera|deliberazione|determina|determinazione|nota|parere|provvedimento|risoluzione"
+    r"|decreto|d\.\s?m\.|interpello)\s{1,3}(?:del(?:l['’]\s?|la\s+|lo\s+|\s+))?$",
+    re.IGNORECASE,
+)
+
+
 def parse_code(text: str, pos: int) -> ActHit | None:
+    """A code or an act named by its name; when a qualifier makes the name another act (its
+    implementing regulation, a military or a foreign code), that act as read, with no code: a gap,
+    never the plain code."""
+    head = _IMPLEMENTING_HEAD.match(text, pos)
+    if head and _CODE_RE.match(text, pos) is None and (inner := _code_at(text, head.end())) is not None:
+        return _other_act(text, pos, inner.end)
+    hit = _code_at(text, pos)
+    if hit is None:
+        return None
+    if hit.act.raw.isupper() and len(hit.act.raw) <= 5 and _ISSUER_SLOT.search(text[max(0, pos - 30):pos]):
+        return None
+    after = _OTHER_CODE_AFTER.match(text, hit.end)
+    code = CODES_BY_ID.get(hit.act.code or "")
+    if after and (not after.group("y") or (code is not None and code.year and int(after.group("y")) < code.year)):
+        return _other_act(text, pos, after.end())
+    return hit
+
+
+def _other_act(text: str, pos: int, end: int) -> ActHit:
+    """A code's name qualified into another act: read as written, identified by nothing."""
+    return ActHit(ActRef(act_type="codice", raw=text[pos:end], start=pos, end=end), end)
+
+
+def _code_at(text: str, pos: int) -> ActHit | None:
     m = _CODE_RE.match(text, pos)
     if not m:
         return None

@@ -103,7 +103,8 @@ class StatuteChecks:
         if act.act_type == "codice":
             code = codesmod.CODES_BY_ID.get(act.code or "")
             if code is None or not code.urn:
-                return Outcome(status="act_unresolvable", detail=f"{act.raw}: unknown code")
+                return Outcome(status="act_unresolvable",
+                               detail=f"{act.raw}: not a code it_eli knows (not the plain code its name contains)")
             if code.annex_of:
                 return Outcome(
                     status="act_unresolvable", urn=code.api_urn,
@@ -115,6 +116,9 @@ class StatuteChecks:
         if act_type in ("legge.regionale", "legge.provinciale"):
             return Outcome(status="out_of_corpus", gap_note=REGIONAL_FALLBACK,
                            detail=f"{act.raw}: regional and provincial laws are outside the national corpus it_eli checks")
+        if number and "/" in number and not year:
+            return Outcome(status="act_unresolvable", detail=f"{act.raw}: the number {number} is read as written; "
+                           "which of its parts is the year is the issuer's own convention, not read here")
         if not number or not year:
             return Outcome(status="act_unresolvable", detail=f"{act.raw}: the act has no number and year to identify it")
         try:
