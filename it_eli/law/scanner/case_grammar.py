@@ -54,7 +54,7 @@ CASE_EL = re.compile(
     rf"|composizione\s{{1,3}}(?:monocratica|collegiale)|funzione\s{{1,3}}di\s{{1,3}}giudice\s{{1,3}}(?:del\s{{1,3}}lavoro|d['’]\s?appello|tutelare)"
     rf")(?![a-zà-ù]))"
     # (grouped by first letter: tried at every element, one test per letter rather than one per word)
-    rf"|(?P<filler>(?:a(?:nche|ncora)?|c(?:on|elebre|itata)|d(?:ata|a\s{{1,3}}ultimo|i\s{{1,3}}recente)"
+    rf"|(?P<filler>(?:a(?:nche|ncora)?|c(?:on|elebre|itata)|d(?:ata|alla|a\s{{1,3}}ultimo|i\s{{1,3}}recente)"
     rf"|ex\s{{1,3}}(?:multis|plurimis)|[tf]ra\s{{1,3}}le\s{{1,3}}altre|già|in(?:fine|oltre)?|l[ae]|medesima"
     rf"|n(?:ella|elle|ota)|p(?:oi|ure|ronuncia|recedente|er\s{{1,3}}tutte)|r(?:ecente|ichiamata|icordata)"
     rf"|s(?:ua|tessa|torica|uccessiva))(?![a-zà-ù])"
@@ -135,7 +135,7 @@ _INTRO = (r"(?:(?:cfr|v|vd|vedi|conf|contra)\.?|si\s{1,3}vedan?[oa]|anche|poi|pu
           r"|tra\s{1,3}le\s{1,3}altre|con|nella|nelle|nel|nei|dalla|dalle|alla|alle|sulla|la|le|il|i)(?![a-zà-ù])"
           r"|(?:nell|dall|coll|sull|all|l)['’]\s?")
 _JOIN = (rf"(?:{WS}(?:[,;:(]{WS}(?:{_JOIN_WORD})?|(?<=\s){_JOIN_WORD}|\s{{1,3}}{_JOIN_WORD})"
-         rf"(?:{WS},?{WS}(?:{_INTRO})){{0,5}}{WS})")
+         rf"(?:{WS},?{WS}(?:{_INTRO})){{0,5}}(?:{WS},)?{WS})")
 # an item begins with a decision's type, its section or "n." and a number
 LIST_JOIN = re.compile(
     rf"{_JOIN}(?=(?:sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.)|decision[ei]|parer[ei])\s{{0,3}}(?:nn?\.|nr\.|n°|\d|caus"

@@ -19,6 +19,7 @@ _OTHER_AUTHORITY = re.compile(
     r"(?:giudic[ei]|tribunal[ei]|corte|consiglio|commissione|collegio|g\.?i\.?p\.?|g\.?u\.?p\.?|ufficio|sezione|"
     r"autorit[àa]|garante|ministr[oi]|ministero|presidente|prefett[oi]|sindaco|comune|regione)(?![a-zà-ù])", re.I)
 _SAME = re.compile(r"(?:stess[ao]|medesim[ao]|predett[ao]|citat[ao]|suddett[ao])\s", re.I)
+_OPENED_BY_CON = re.compile(r"(?<![\w])con\s{1,3}(?:la\s{1,3}|le\s{1,3}|l['’]\s?)?$", re.I)
 EARLIER_WINDOW = 160  # characters looked back for each earlier item of a list named before its court
 MAX_EARLIER = 40  # items of one list read backwards (each step is bounded by the window)
 
@@ -55,15 +56,9 @@ class CaseListReader:
 
     def earlier_items(self, last: Citation) -> None:
         """The items named before `last` in a list that ends with its court ("con l'ordinanza n. 4 del
-        2001 e con la sentenza n. 9 del 2001 la Corte costituzionale"): read backwards, one bounded
-        window per item, until something other than a connector stands between two items."""
+        2001 e con la sentenza n. 9 del 2001 la Corte costituzionale"), each of the court of `last`."""
         text = self.text
-        s = last.start
-        for _ in range(MAX_EARLIER):
-            lo = max(0, s - EARLIER_WINDOW)
-            m = EARLIER_ITEM.search(text, lo, s)
-            if not m or self._covered(m.start("dtype")):
-                return
+        for m in self._earlier_matches(last.start):
             if m.group("dn"):
                 nums, year = [m.group("dn")], read_year(m.group("dy"))
                 date = iso_date(m.group("dd"), m.group("dm"), year)
@@ -71,14 +66,30 @@ class CaseListReader:
                 nums, year = re.findall(r"\d+", m.group("nums")), read_year(m.group("y2") or m.group("y4"))
                 date = iso_date(m.group("d"), m.group("m"), year)
             v = m.group("dtype").lower()
-            s = m.start("dtype")
-            e = self._item_end(m)
+            s, e = m.start("dtype"), self._item_end(m)
             for n in nums:
                 self.out.append(Citation(
                     raw=text[s:e], start=s, end=e, kind="case", court=last.court, court_seat=last.court_seat,
                     court_section=last.court_section, court_branch=last.court_branch,
                     decision_type="sentenza" if v.startswith("sent") else "ordinanza",
                     decision_number=str(int(n)), decision_year=year, decision_date=date))
+
+    def list_opened_by_con(self, s: int) -> bool:
+        """Whether the list whose last item starts at s is opened by "con" ("Con l'ordinanza n. 4 e la
+        sentenza n. 9 del 2001 la Corte ..."): then the court after it is the subject that decided them."""
+        for m in self._earlier_matches(s):
+            s = m.start("dtype")
+        return bool(_OPENED_BY_CON.search(self.text, max(0, s - 12), s))
+
+    def _earlier_matches(self, s: int):
+        """The items before the one starting at s, each joined to the next by a connector, read backwards
+        one bounded window at a time; the walk stops at an item already read."""
+        for _ in range(MAX_EARLIER):
+            m = EARLIER_ITEM.search(self.text, max(0, s - EARLIER_WINDOW), s)
+            if not m or self._covered(m.start("dtype")):
+                return
+            yield m
+            s = m.start("dtype")
 
     @staticmethod
     def _item_end(m: re.Match) -> int:

@@ -379,9 +379,9 @@ class CaseReader:
         sec_start, section, branch = self._section_before(start) if court == "CASS" else (start, None, None)
         window = text[max(0, sec_start - PREFIX_WINDOW) : sec_start]
         m = CASE_PREFIX.search(window)
-        if not m or not (m.group("of") or m.group("of2") or m.group("con")):
+        s = sec_start - len(window) + m.start("dtype") if m else 0
+        if not m or not (m.group("of") or m.group("of2") or m.group("con") or self.list_opened_by_con(s)):
             return 0
-        s = sec_start - len(window) + m.start("dtype")
         e = start + len(anchor)
         tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.S\.|S\b)?", text[e : e + 12])
         e += tm.end()

@@ -15,12 +15,18 @@ from .model import Citation
 _DECISION = r"sentenz[ae]|sent(?:t)?\.|ordinanz[ae]|ord(?:d)?\.|decret[oi]|decr\.|decision[ei]|dec\."
 _ACT = (r"legge|leggi|l\.|d\.\s?lgs\.?|d\.\s?l\.|d\.\s?p\.\s?r\.|d\.\s?m\.|decreto[-\s]legge|regolament[oi]|reg\."
         r"|direttiv[ae]|dir\.|circolar[ei]|circ\.|deliber(?:a|e|azione)|determin(?:a|e|azione)")
-# a noun, up to four short words or a date between ("sentenza 12 marzo 2020, n. 5", "ordinanza
-# interlocutoria n. 3"), then n. / nn. and a number; "artt." and its first number; "Rv." and its number
+_DATE = rf"(?:\d{{1,2}}|1°)(?:\s{{1,3}}{MONTH_RE}\s{{1,3}}|\s?(?P<ds>[./-])\s?\d{{1,2}}\s?(?P=ds)\s?)\d{{2,4}}"
+_YEAR = (r"(?:\s{0,3}/\s{0,3}\d{2,4}(?![\d/])"
+         rf"|,?\s{{1,3}}del(?:l['’]\s?|\s{{1,3}})(?:anno\s{{1,3}})?(?:\d{{1,2}}\s{{1,3}}{MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))")
+# a noun, up to two words and a date between ("sentenza 12 marzo 2020, n. 5", "ordinanza
+# interlocutoria n. 3"), then n. / nn. and a number, and the numbers listed after it ("sentenze n. 10,
+# n. 11 e n. 12 del 2001"); "artt." and its first number; "Rv." and its number
 REFERENCE_LIKE = re.compile(
-    rf"(?<![\w.])(?:(?P<noun>{_DECISION}|{_ACT})(?:[\s,]{{1,3}}[\w'’°]{{1,14}}\.?){{0,4}}?[\s,]{{0,3}}"
-    rf"(?:nn?\.|nr\.|n°|numer[oi])\s{{0,3}}(?P<n>\d{{1,9}})(?:\s{{0,3}}/\s{{0,3}}\d{{2,4}}(?![\d/])"
-    rf"|,?\s{{1,3}}del(?:l['’]\s?|\s{{1,3}})(?:anno\s{{1,3}})?(?:\d{{1,2}}\s{{1,3}}{MONTH_RE}\s{{1,3}})?\d{{4}}(?!\d))?"
+    rf"(?<![\w.])(?:(?P<noun>{_DECISION}|{_ACT})(?:\s{{1,3}}[a-zà-ù]{{3,16}}){{0,2}}?"
+    rf"(?:\s{{1,3}}(?:del\s{{1,3}})?{_DATE}\s{{0,3}},?\s{{0,3}}|\s{{0,3}})"
+    rf"(?:nn?\.|nr\.|n°|numer[oi])\s{{0,3}}(?P<n>\d{{1,9}}){_YEAR}?"
+    rf"(?:(?:\s{{0,3}}[,;]\s{{0,3}}(?:ed?\s{{1,3}})?|\s{{1,3}}(?:ed?|nonch[éè])\s{{1,3}})(?:(?:nn?\.|nr\.)\s{{0,3}})?"
+    rf"\d{{1,6}}(?![\d.]){_YEAR}?){{0,20}}"
     rf"|artt\.\s{{0,3}}(?P<a>\d{{1,9}})"
     rf"|Rv\.?\s{{0,3}}(?P<rv>\d{{5,7}})(?:-\d{{2}})?)",
     re.I,
