@@ -150,7 +150,7 @@ def test_a_reference_not_read_is_a_gap_with_its_words_never_a_pass(court, text, 
     unread = [c for c in res.citations if c.status == "unparseable_citation"]
     assert [c.raw for c in unread] == words
     assert [g.citation for g in res.gaps if g.kind == "unparseable_citation"] == words
-    assert all(w in c.detail for w, c in zip(words, unread))
+    assert all(w in c.detail for w, c in zip(words, unread, strict=True))
     assert any(c.status == "verified" for c in res.citations)  # the rest is still checked
 
 
