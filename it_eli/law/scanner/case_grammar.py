@@ -54,7 +54,7 @@ CASE_EL = re.compile(
     rf"|composizione\s{{1,3}}(?:monocratica|collegiale)|funzione\s{{1,3}}di\s{{1,3}}giudice\s{{1,3}}(?:del\s{{1,3}}lavoro|d['’]\s?appello|tutelare)"
     rf")(?![a-zà-ù]))"
     # (grouped by first letter: tried at every element, one test per letter rather than one per word)
-    rf"|(?P<filler>(?:a(?:nche|ncora)?|c(?:on|elebre|itata)|d(?:ata|a\s{{1,3}}ultimo|i\s{{1,3}}recente)"
+    rf"|(?P<filler>(?:a(?:nche|ncora)?|c(?:on|elebre|itata)|d(?:ata|alla|a\s{{1,3}}ultimo|i\s{{1,3}}recente)"
     rf"|ex\s{{1,3}}(?:multis|plurimis)|[tf]ra\s{{1,3}}le\s{{1,3}}altre|già|in(?:fine|oltre)?|l[ae]|medesima"
     rf"|n(?:ella|elle|ota)|p(?:oi|ure|ronuncia|recedente|er\s{{1,3}}tutte)|r(?:ecente|ichiamata|icordata)"
     rf"|s(?:ua|tessa|torica|uccessiva))(?![a-zà-ù])"
@@ -107,12 +107,15 @@ CASE_CHAIN = re.compile(
 )
 PLURAL_DTYPE = re.compile(r"sentenze|sentt\.|ordinanze|ordd\.|decreti|pareri|decisioni", re.I)
 # "sentenza n. 238 del 2014 della Corte costituzionale": decision before the court
-CASE_PREFIX = re.compile(
-    rf"(?P<con>con\s{{1,3}}(?:la\s{{1,3}}|le\s{{1,3}}|l['’]\s?)?)?(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}}"
+_PREFIX_ITEM = (
+    rf"(?P<dtype>sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.))\s{{1,3}}"
     rf"(?:(?P<nums>(?:nn?\.\s{{0,3}})?\d{{1,6}}(?:{_LIST_SEP}(?:nn?\.\s{{0,3}})?\d{{1,6}}(?!\d)){{0,20}})"
     rf"(?:\s{{0,3}}/\s{{0,3}}(?P<y2>\d{{4}}|\d{{2}})|,?\s{{1,3}}del\s{{1,3}}(?:(?P<d>\d{{1,2}}|1°)\s{{1,3}}(?P<m>{MONTH_RE})\s{{1,3}})?(?P<y4>\d{{4}}))"
     # date first: "Con la sentenza 12 maggio 2021, n. 4001, il Tribunale di Milano"
     rf"|(?:del\s{{1,3}})?(?P<dd>\d{{1,2}}|1°)\s{{1,3}}(?P<dm>{MONTH_RE})\s{{1,3}}(?P<dy>\d{{4}}){WS},?{WS}n\.{WS}(?P<dn>\d{{1,6}})(?![\d/]))"
+)
+CASE_PREFIX = re.compile(
+    rf"(?P<con>con\s{{1,3}}(?:la\s{{1,3}}|le\s{{1,3}}|l['’]\s?)?)?{_PREFIX_ITEM}"
     # "... della Corte"; or, after "con", the court as the subject: "Con l'ordinanza n. 207 del 2018 la Corte
     # costituzionale" (without "con" the subject may be another court: "avverso la sentenza n. 5/2020 la Corte d'appello")
     rf"{WS},?\s{{1,3}}(?:(?P<of>della|dalla|delle|del|dal)\s{{1,3}}|(?P<of2>dell|dall)['’]\s?|(?:la|il)\s{{1,3}}|l['’]\s?)$",
@@ -121,3 +124,25 @@ CASE_PREFIX = re.compile(
 PREFIX_WINDOW = 160  # characters looked back for the decision a court name follows
 
 ECLI = re.compile(r"(?i:ECLI:IT):(?P<court>[A-Za-z0-9]{1,7}):(?P<year>\d{4}):(?P<ord>[A-Za-z0-9.]{1,25})(?<!\.)")
+
+# Lists of decisions of one court, each item with its own type, date and number: "Corte cost., ord.
+# n. 4/2001 e nella sentenza n. 9 del 2001", "Cons. Stato, sez. IV, n. 1/2020, nonché sez. V, n. 2/2021",
+# "; cfr. anche ord. n. 5/2001". What joins two items: a connector, then words that introduce a decision.
+_JOIN_WORD = (r"(?:e|ed|nonch[éè]|o|ovvero|oppure|come\s{1,3}(?:pure|anche)|oltre\s{1,3}(?:che|a(?:lla|ll['’]\s?)?))"
+              r"(?![a-zà-ù])")
+_INTRO = (r"(?:(?:cfr|v|vd|vedi|conf|contra)\.?|si\s{1,3}vedan?[oa]|anche|poi|pure|inoltre|ancora|altres[iì]|infine"
+          r"|da\s{1,3}ultimo|(?:più\s{1,3})?di\s{1,3}recente|successivamente|in\s{1,3}seguito|ex\s{1,3}multis"
+          r"|tra\s{1,3}le\s{1,3}altre|con|nella|nelle|nel|nei|dalla|dalle|alla|alle|sulla|la|le|il|i)(?![a-zà-ù])"
+          r"|(?:nell|dall|coll|sull|all|l)['’]\s?")
+_JOIN = (rf"(?:{WS}(?:[,;:(]{WS}(?:{_JOIN_WORD})?|(?<=\s){_JOIN_WORD}|\s{{1,3}}{_JOIN_WORD})"
+         rf"(?:{WS},?{WS}(?:{_INTRO})){{0,5}}(?:{WS},)?{WS})")
+# an item begins with a decision's type, its section or "n." and a number
+LIST_JOIN = re.compile(
+    rf"{_JOIN}(?=(?:sent(?:enz[ae]|t?\.)|ord(?:inanz[ae]|d?\.)|decision[ei]|parer[ei])\s{{0,3}}(?:nn?\.|nr\.|n°|\d|caus"
+    rf"|(?-i:[CTF])\s?[-–]\s?\d)|(?:[Ss]ez(?:\.|ione|ioni)|sezz\.)\s|caus[ae]\s|(?-i:[CTF])\s?[-–]\s?\d{{1,4}}/"
+    rf"|(?:ric(?:\.|orso)\s{{0,3}})?(?:nn?\.|nr\.)\s{{0,3}}\d)",
+    re.I,
+)
+# the item named before a later one of the same list ("con l'ordinanza n. 4 del 2001 e con la sentenza ..."),
+# read backwards from that one's start
+EARLIER_ITEM = re.compile(rf"{_PREFIX_ITEM}(?![\d/]){_JOIN}$", re.I)

@@ -161,8 +161,17 @@ class CaseReader:
 
     # -- case law -----------------------------------------------------------
     def parse_case(self, start: int, anchor: str) -> int:
-        text = self.text
         c, court, pos = self._case_head(start, anchor)
+        end = self.decision_rest(c, court, pos)
+        if end is None:
+            return start + 1
+        return self.continued_items(c, end)
+
+    def decision_rest(self, c: Citation, court: str, pos: int, item: bool = False) -> int | None:
+        """Read a decision's elements from pos (its court already on `c`), append it and the decisions
+        listed or chained with it; returns where they end, or None when no decision is there. An `item`
+        of a list needs its number and, unless its type is written, its year; and is not another court's."""
+        text = self.text
         pos, got_num, got_date, date_end, plural, num_year, last = self._case_elements(c, court, pos)
         if not got_num and last == "dtype":
             # numbers right after the type, no "n.", sharing a year: "Corte cost., sentt. 348 e 349 del 2007"
@@ -170,10 +179,10 @@ class CaseReader:
             lm = LIST_TAIL.match(text, hm.end()) if hm else None
             if lm and (lm.group("y2") or lm.group("y4")):
                 c.decision_number, got_num, pos = str(int(hm.group("n"))), True, hm.end()
-        if not got_num and not got_date:
+        if not got_num and (item or not got_date):
             # a court name alone is prose; with a date and no number it is still a citation
             # ("Cass., 12 febbraio 2021"; "Corte EDU, 8 gennaio 2013, Torreggiani c. Italia")
-            return start + 1
+            return None
         if not got_num:
             pos = date_end  # date-only: the citation ends with its date
         listed, pos = self._listed_numbers(c, pos, got_num and not num_year, plural)
@@ -184,6 +193,8 @@ class CaseReader:
             pos = m.end()
         if c.decision_year is None and c.decision_date:
             c.decision_year = int(c.decision_date[:4])
+        if item and (c.decision_type is None and c.decision_year is None or self.of_someone_else(pos, court)):
+            return None  # "e n. 6" is no decision; "e la sentenza n. 5/2020 del giudice di pace" not this court's
         c.end = pos
         c.raw = text[c.start:pos]
         self.out.append(c)
@@ -354,22 +365,23 @@ class CaseReader:
                         court_section=c.court_section, court_branch=c.court_branch, decision_type=dtype,
                         decision_number=str(int(number)), decision_year=year, decision_date=date)
 
-    def parse_case_prefixed(self, start: int, anchor: str) -> bool:
+    def parse_case_prefixed(self, start: int, anchor: str) -> int:
         """'sentenza n. 238 del 2014 della Corte costituzionale', 'le sentenze nn. 5 e 6 del 2001 del
         Consiglio di Stato', 'Con l'ordinanza n. 207 del 2018 la Corte costituzionale' (decision before
-        the court): one citation per number, spanning decision and court."""
+        the court): one citation per number, spanning decision and court; with the items listed before and
+        after it. Returns where what was read ends (0: nothing was)."""
         text = self.text
         near = text[max(0, start - PREFIX_WINDOW - 60) : start].lower()
         if "sent" not in near and "ord" not in near:
-            return False  # no decision type in reach: spare the regex searches
+            return 0  # no decision type in reach: spare the regex searches
         court = court_of(anchor)
         # "la sentenza n. 5/2020 delle Sezioni Unite della Cassazione": the section stands between
         sec_start, section, branch = self._section_before(start) if court == "CASS" else (start, None, None)
         window = text[max(0, sec_start - PREFIX_WINDOW) : sec_start]
         m = CASE_PREFIX.search(window)
-        if not m or not (m.group("of") or m.group("of2") or m.group("con")):
-            return False
-        s = sec_start - len(window) + m.start("dtype")
+        s = sec_start - len(window) + m.start("dtype") if m else 0
+        if not m or not (m.group("of") or m.group("of2") or m.group("con") or self.list_opened_by_con(s)):
+            return 0
         e = start + len(anchor)
         tm = re.match(r"(?:ituzionale|ato|\.R\.S\.?|RS\b|\.S\.|S\b)?", text[e : e + 12])
         e += tm.end()
@@ -403,4 +415,6 @@ class CaseReader:
                 decision_type="sentenza" if v.startswith("sent") else "ordinanza",
                 decision_number=str(int(n)), decision_year=year, decision_date=date,
             ))
-        return True
+        first = self.out[-len(nums)]
+        self.earlier_items(first)
+        return self.continued_items(first, e)

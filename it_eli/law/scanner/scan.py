@@ -12,13 +12,14 @@ from ..urn import act_identifiers, article_urn, build_ecli
 from .act_context import ActContext
 from .anchors import FILTER, TRIGGER
 from .articles import ArticleReader
+from .case_lists import CaseListReader
 from .cases import CaseReader
 from .eu import RecitalReader
 from .model import ActRef, Citation
 from .partitions import PartitionReader
 
 
-class _Scanner(ArticleReader, PartitionReader, RecitalReader, CaseReader, ActContext):
+class _Scanner(ArticleReader, PartitionReader, RecitalReader, CaseReader, CaseListReader, ActContext):
     """One pass over the text; holds the context needed for back-references."""
 
     def __init__(self, text: str) -> None:
@@ -66,8 +67,8 @@ class _Scanner(ArticleReader, PartitionReader, RecitalReader, CaseReader, ActCon
                     continue
                 new = self.parse_case(s, anchor)
                 if new == s + 1:
-                    if self.parse_case_prefixed(s, anchor):
-                        new = max(m.end(), self.out[-1].end)
+                    if end := self.parse_case_prefixed(s, anchor):
+                        new = max(m.end(), end)
                 pos = max(new, m.end()) if new != s + 1 else s + 1
             else:
                 pos = self.parse_act_mention(s)

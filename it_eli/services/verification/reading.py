@@ -8,6 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from it_eli.law.scanner import Citation, extract_citations, partitions_of
+from it_eli.law.scanner.unread import unread_references
 from it_eli.runtime.errors import InvalidArg
 from it_eli.runtime.workers import PROCESS_MIN_CHARS, in_process, in_thread
 
@@ -56,8 +57,21 @@ async def extract_off_loop(text: str) -> list[Citation]:
     return await in_thread(_unpack, await in_process(_extract_packed, text))
 
 
-def plan_checks(cites: list[Citation]) -> list[tuple[Citation, list[Citation], tuple]]:
-    """Each citation with the others sharing its place in the text, and its memo key."""
+def unread_citations(text: str, cites: list[Citation]) -> list[Citation]:
+    """What the text cites and the scanner could not read ('sentenza n. 9 del 2001' with no court in
+    reach, an 'artt.' no act follows): each a citation of its own words, to be reported as
+    unparseable rather than left out of the answer."""
+    return [Citation(raw=text[s:e], start=s, end=e, kind=kind) for s, e, kind in unread_references(text, cites)]
+
+
+def unread_key(c: Citation) -> tuple:
+    """The memo key of an unread span: its words (each distinct wording is one gap)."""
+    return ("unread", c.kind, c.raw)
+
+
+def plan_checks(cites: list[Citation], unread: list[Citation] = ()) -> list[tuple[Citation, list[Citation], tuple]]:
+    """Each citation with the others sharing its place in the text, and its memo key; the unread
+    spans in their place, keyed by their words."""
     groups: dict[tuple[int, int], list[Citation]] = {}
     for c in cites:
         if c.kind == "statute" and c.article is not None:
@@ -66,6 +80,9 @@ def plan_checks(cites: list[Citation]) -> list[tuple[Citation, list[Citation], t
     for c in cites:
         group = groups.get((c.start, c.end), []) if c.kind == "statute" else []
         out.append((c, group, _citation_key(c, group)))
+    if unread:
+        out += [(u, [], unread_key(u)) for u in unread]
+        out.sort(key=lambda p: (p[0].start, p[0].end))  # stable: read citations keep their order
     return out
 
 

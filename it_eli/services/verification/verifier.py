@@ -11,7 +11,7 @@ from it_eli.search.analysis import Analyzer
 from it_eli.search.statutes import StatuteStore
 
 from .decisions import DecisionChecks
-from .reading import check_input, extract_off_loop, plan_checks
+from .reading import check_input, extract_off_loop, plan_checks, unread_citations, unread_key
 from .report import Outcome, VerifyResult, report_of
 from .statutes import VERSIONS_CACHE_ENTRIES, VERSIONS_CACHE_SECONDS, StatuteChecks
 
@@ -36,10 +36,12 @@ class Verifier(StatuteChecks, DecisionChecks):
         # process for a long text, the grouping and the report in a thread; only the checks,
         # which wait on indexes and upstreams, run here.
         cites = await extract_off_loop(text)
-        plan = await in_thread(plan_checks, cites)
+        # the closing pass: what looks like a reference and was not read is a gap, never left out
+        unread = await in_thread(unread_citations, text, cites)
+        plan = await in_thread(plan_checks, cites, unread)
         # Each distinct citation is checked once: a brief that cites art. 2043 c.c. 500 times costs
         # one check (and at most one live lookup), not 500.
-        done: dict[tuple, tuple[Outcome, str | None]] = {}
+        done: dict[tuple, tuple[Outcome, str | None]] = {unread_key(u): (_unread_outcome(u), None) for u in unread}
         for i, (c, group, memo) in enumerate(plan):
             if i % 50 == 0 or i + 1 == len(plan):
                 progress.report("checking citations", i if i + 1 < len(plan) else len(plan), len(plan))
@@ -56,6 +58,13 @@ class Verifier(StatuteChecks, DecisionChecks):
             done[memo] = (o, ecli)
         return await in_thread(report_of, plan, done, notes=self.notes, live_used=self.live_used, at=self.at,
                               offline=self.offline)
+
+
+def _unread_outcome(c) -> Outcome:
+    what = "a decision (or a massima)" if c.kind == "case" else "an act or its articles"
+    return Outcome(status="unparseable_citation",
+                   detail=f"“{c.raw}” looks like a reference to {what}, but it could not be read (court, act or "
+                   "year missing or written in a form not recognised): it was not checked")
 
 
 async def verify_text(app, text: str, *, at_date: str | None = None, offline: bool = False) -> VerifyResult:
