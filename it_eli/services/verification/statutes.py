@@ -14,7 +14,7 @@ from cachetools import TTLCache
 from it_eli.law import codes as codesmod
 from it_eli.law import urn as urnmod
 from it_eli.law.grammar import article_range_hint, canon_key, nearest_articles
-from it_eli.law.provision_status import comma_status, item_status, whole_status
+from it_eli.law.provision_status import comma_status, in_effect, item_status, status_notes, whole_status
 from it_eli.law.provision_status import describe as describe_event
 from it_eli.law.scanner import Citation, extract_citations
 from it_eli.runtime import clock
@@ -224,6 +224,9 @@ class StatuteChecks:
         out = await self._check_statute(c, r, key)
         if key is not None and (out.status == "content_unconfirmed" or out.text_only_fit):
             out = await self._description_elsewhere(c, out, key)
+        if out.status in ("verified", "comma_not_checkable", "lettera_not_checkable", "act_not_in_corpus",
+                          "upstream_unavailable"):
+            out = await self._repealed_act(c, r, key) or out
         self._memo[memo] = out
         return out
 
@@ -268,6 +271,22 @@ class StatuteChecks:
         if err is None:
             return None
         return Outcome(status="not_found", urn=r.urn, served_from="local_index", detail=err.message)
+
+    async def _repealed_act(self, c: Citation, r: _Resolved, key: str | None) -> Outcome | None:
+        """A held act repeals the cited act as a whole, with effect on the date asked: not law in force,
+        whether or not the repealed act itself is held."""
+        from ..currency import repealed_as_a_whole
+
+        act = c.act
+        if act is None or not act.number or not act.year or act.act_type in ("codice", "costituzione"):
+            return None
+        e = await asyncio.to_thread(repealed_as_a_whole, self.store, act.act_type, act.year, act.number)
+        if e is None or in_effect(e, self.at) is False:
+            return None
+        where = f"art. {key} {r.label}" if key else r.label
+        return Outcome(status="repealed", urn=r.urn, served_from="local_index",
+                       detail=f"{where}: the act is not law in force: {status_notes([e], self.at)[0]} "
+                       f"('{e.detail}'): flagged for review, not a hallucination")
 
     async def _judge_cached(self, c: Citation, r: _Resolved, key: str, v: ActVersion, extra: str = "") -> Outcome | None:
         """Judge an article listed in a cached version, from its stored text."""
