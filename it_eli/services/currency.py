@@ -85,7 +85,8 @@ def repealed_as_a_whole(store: StatuteStore, act_type: str, year: int | str, num
 
 
 def _repealed_as_a_whole(store: StatuteStore, act_type: str, year: int | str, number: str) -> ProvisionEvent | None:
-    res = store.search(f'"{year}, n. {str(number).lstrip("0")}"', window=HitWindow(size=50))
+    # only articles that name the act next to the verb: reading each one's text is the costly part
+    res = store.search(f'"{year}, n. {str(number).lstrip("0")}" AND (abrogato OR abrogata)', window=HitWindow(size=50))
     for h in res.hits:
         cands = store.article_candidates(h.urn, h.article)
         if not cands:
