@@ -290,3 +290,49 @@ def hit_status(events: list[ProvisionEvent], day: str | None, *, repealed_flag: 
     parts = [e for e in events if e.kind in ("repealed", "unconstitutional") and in_effect(e, day) is not False]
     more = f" (and {len(parts) - 1} more recorded)" if len(parts) > 1 else ""
     return status, "in force in part: " + (status_notes(parts[:1], day) or [""])[0] + more
+
+
+# ------------------------------------------------------------------ an act repealed as a whole by another
+
+# the act nouns a repeal clause names its object with, and the URN act type each is
+_REPEALED_NOUNS = {
+    "decreto legislativo": "decreto.legislativo", "decreto-legge": "decreto.legge", "decreto legge": "decreto.legge",
+    "legge": "legge", "regio decreto": "regio.decreto",
+    "decreto del presidente della repubblica": "decreto.del.presidente.della.repubblica",
+}
+_REPEAL_DATE = r"(?P<{p}d>\d{{1,2}})°?\s+(?P<{p}m>{months})\s+(?P<{p}y>\d{{4}})"
+
+
+def _repeal_clause_re(year: int | str, number: str) -> re.Pattern:
+    from .grammar import MONTHS
+
+    months = "|".join(MONTHS)
+    nouns = "|".join(sorted((re.escape(n) for n in _REPEALED_NOUNS), key=len, reverse=True))
+    return re.compile(
+        # the clause opens a comma or a sentence: "1. Il decreto …", "A decorrere dal …, il decreto …"
+        r"(?:^|\n|[.;:]\s+|\b\d+(?:-[a-z]+)?\.\s*)"
+        r"(?:a\s+decorrere\s+dal(?:la\s+data\s+del)?\s+" + _REPEAL_DATE.format(p="a", months=months) + r",\s*)?"
+        r"(?:il|la)\s+(?P<noun>" + nouns + r")\s+(?:\d{1,2}°?\s+(?:" + months + r")\s+)?"
+        + str(year) + r",\s*n\.\s*" + re.escape(str(number).lstrip("0")) + r"(?![\d/])\s*,?"
+        r"(?:\s*e\s+successive\s+modific\w+\s*,?)?\s+(?:e'|è)\s+abrogat[oa]\b"
+        r"(?:\s+(?:dal|a\s+decorrere\s+dal)\s+" + _REPEAL_DATE.format(p="b", months=months) + ")?",
+        re.IGNORECASE,
+    )
+
+
+def whole_act_repeal(text: str, act_type: str, year: int | str, number: str) -> tuple[str | None, str] | None:
+    """(ISO date of effect, or None when the clause gives none; the clause's words) when `text`
+    repeals the act as a whole ("Il decreto legislativo 18 aprile 2016, n. 50, e' abrogato dal 1°
+    luglio 2023"), None when it does not, or repeals only a part of it ("L'articolo 15 … e' abrogato")."""
+    from .grammar import MONTH_NUMBER
+
+    flat = " ".join((text or "").replace("((", "").replace("))", "").split(" "))
+    for m in _repeal_clause_re(year, number).finditer(flat):
+        if _REPEALED_NOUNS[" ".join(m.group("noun").lower().split())] != act_type:
+            continue
+        g = "b" if m.group("bd") else ("a" if m.group("ad") else None)
+        since = None
+        if g is not None:
+            since = f"{int(m.group(g + 'y')):04d}-{MONTH_NUMBER[m.group(g + 'm').lower()]:02d}-{int(m.group(g + 'd')):02d}"
+        return since, " ".join(m.group(0).split()).lstrip(".;: ")
+    return None

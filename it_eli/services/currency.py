@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
+from it_eli.law.provision_status import ProvisionEvent, whole_act_repeal
 from it_eli.search.query import HitWindow
 from it_eli.search.statutes.store import StatuteStore
 from it_eli.search.statutes.records import StoredArticle, statute_citation
 
-__all__ = ["later_amending_acts"]
+__all__ = ["later_amending_acts", "repealed_as_a_whole"]
 
 _MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
            "ottobre", "novembre", "dicembre")
@@ -68,3 +69,36 @@ def _later_amending_acts(store: StatuteStore, a: StoredArticle, limit: int) -> l
         if len(found) >= limit:
             break
     return list(found.values())
+
+
+def repealed_as_a_whole(store: StatuteStore, act_type: str, year: int | str, number: str) -> ProvisionEvent | None:
+    """The repeal of the act as a whole that an act held in the store enacts ("Il decreto legislativo
+    18 aprile 2016, n. 50, e' abrogato dal 1° luglio 2023": art. 226 d.lgs. 36/2023), or None.
+
+    Why here: the repealed act is often not held at all, so its own export cannot say it; the
+    repealing act's text can. Computed once per index generation."""
+    key = ("repealed_as_a_whole", act_type, str(year), str(number))
+    try:
+        return store._memoized(key, lambda: _repealed_as_a_whole(store, act_type, year, number))
+    except Exception:  # a search problem loses the warning, never the answer
+        return None
+
+
+def _repealed_as_a_whole(store: StatuteStore, act_type: str, year: int | str, number: str) -> ProvisionEvent | None:
+    # only articles that name the act next to the verb: reading each one's text is the costly part
+    res = store.search(f'"{year}, n. {str(number).lstrip("0")}" AND (abrogato OR abrogata)', window=HitWindow(size=50))
+    for h in res.hits:
+        cands = store.article_candidates(h.urn, h.article)
+        if not cands:
+            continue
+        c = cands[0]
+        got = whole_act_repeal(c.text, act_type, year, number)
+        if got is None:
+            continue
+        since, words = got
+        src = {"act_type": c.act_type, "act_number": c.act_number, "act_date": c.act_date, "act_year": c.act_year,
+               "act_title": c.act_title, "urn": c.urn}
+        # no date in the clause: the text in force from c.in_force_date records it, so it had effect by then
+        return ProvisionEvent(kind="repealed", scope="act", by=statute_citation(src, c.article), by_date=c.act_date,
+                              since=since, detail=words, effect_by=None if since else c.in_force_date)
+    return None

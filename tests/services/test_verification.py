@@ -332,8 +332,8 @@ async def test_at_date_uses_the_version_in_force(app):
     assert res.citations[0].status == "upstream_unavailable"
     res = await verify_text(app, "Si applica l'art. 9 del d.l. 3 dicembre 2012, n. 207.", at_date="2013-02-01", offline=True)
     assert res.citations[0].status == "not_found"  # absent from that version and from the next
-    res = await verify_text(app, t, at_date="2001-01-01", offline=True)  # before the act: no version
-    assert res.citations[0].status == "upstream_unavailable"
+    res = await verify_text(app, t, at_date="2001-01-01", offline=True)  # before the act's own date: as it_get_text
+    assert res.citations[0].status == "not_found" and "not yet in force" in res.citations[0].detail
 
 
 async def test_cost_index_complete_only_when_downloaded(tmp_path, testdata):

@@ -12,7 +12,7 @@ from typing import Literal
 
 import msgspec
 
-from it_eli.law.provision_status import describe, inserted_event
+from it_eli.law.provision_status import ProvisionEvent, describe, inserted_event, not_yet_in_force
 from it_eli.runtime import clock
 from it_eli.runtime.errors import (
     InvalidArg,
@@ -71,19 +71,43 @@ def _served(a: StoredArticle, *, at_date, served_from, stale, notes, eli=None, o
     asked (or is not in the original text): that is positive evidence of absence."""
     day = at_date or clock.today_iso()
     inserted = inserted_event(a.lifecycle)
-    if inserted is not None and (original or (inserted.since and day < inserted.since)):
-        src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
-               "act_title": a.act_title, "urn": a.urn}
-        cite = statute_citation(src, a.article)
-        if original:
-            raise NotFound(f"{cite} is not in the decree as published: {describe(inserted)}",
-                           valid="the consolidated text (without @originale), from "
-                           f"{inserted.since or 'the conversion law'} on", not_in_original=True,
-                           in_force_from=inserted.since)
-        raise NotFound(f"{cite}: not yet in force on {day}: {describe(inserted)}",
-                       valid=f"a date from {inserted.since} on", not_yet_in_force=True, in_force_from=inserted.since)
+    if inserted is not None and original:
+        raise NotFound(f"{_cite(a)} is not in the decree as published: {describe(inserted)}",
+                       valid="the consolidated text (without @originale), from "
+                       f"{inserted.since or 'the conversion law'} on", not_in_original=True,
+                       in_force_from=inserted.since)
+    not_yet = not_yet_error(a, day)
+    if not_yet is not None:
+        raise not_yet
     return ServedArticle(article=a, at_date=at_date, served_from=served_from, stale=stale, notes=list(notes), eli=eli,
                          original=original, amended_by=list(amended_by or []))
+
+
+def _cite(a: StoredArticle) -> str:
+    src = {"act_type": a.act_type, "act_number": a.act_number, "act_date": a.act_date, "act_year": a.act_year,
+           "act_title": a.act_title, "urn": a.urn}
+    return statute_citation(src, a.article)
+
+
+def not_yet_error(a: StoredArticle, day: str) -> NotFound | None:
+    """'Not yet in force on `day`' when the article's own record says it came in later (added by
+    the conversion law): the one verdict get_text and verification both give."""
+    inserted: ProvisionEvent | None = not_yet_in_force(a.lifecycle, day)
+    if inserted is None:
+        return None
+    return NotFound(f"{_cite(a)}: not yet in force on {day}: {describe(inserted)}",
+                    valid=f"a date from {inserted.since} on", not_yet_in_force=True, in_force_from=inserted.since)
+
+
+def recorded_not_yet(store: StatuteStore, urn: str, key: str, day: str) -> NotFound | None:
+    """'Not yet in force on `day`' when any cached text of the article (an export of any version)
+    records that it came in after that day: local evidence, settled without Normattiva."""
+    for c in store.article_candidates(urn, key):
+        if not is_placeholder(c.text):
+            err = not_yet_error(c, day)
+            if err is not None:
+                return err
+    return None
 
 
 def _day_after(iso: str) -> str:
@@ -156,17 +180,24 @@ def _proven_absent(store: StatuteStore, urn: str, key: str, cands: list[StoredAr
     return v
 
 
+def first_text_after(cands: list[StoredArticle], day: str) -> str | None:
+    """The first day of a cached text of the article starting after `day`, when a complete text in
+    force on `day` lacks it: the article came in later (not yet in force), it is not unknown to the act."""
+    later = sorted(c.in_force_date for c in cands if c.in_force_date and c.in_force_date > day)
+    return later[0] if later else None
+
+
 async def _not_found_in(app, urn: str, key: str, version: ActVersion, cands: list[StoredArticle], at: str | None,
                         why: str) -> NotFound:
     store: StatuteStore = app.statutes
     day = at or clock.today_iso()
     hint = await asyncio.to_thread(_range_hint, store, urn, key, version.version)
     title = version.title or urn
-    later = sorted(c.in_force_date for c in cands if c.in_force_date and c.in_force_date > day)
-    if later:
+    first = first_text_after(cands, day)
+    if first is not None:
         return NotFound(
             f"art. {key} of {title} was not yet in force on {day} (the first cached text of it is in force from "
-            f"{later[0]}; {why})", valid=f"a date from {later[0]} on", range_hint=hint, not_yet_in_force=True,
+            f"{first}; {why})", valid=f"a date from {first} on", range_hint=hint, not_yet_in_force=True,
             checked_version=version.version,
         )
     when = f" on {at}" if at else ""
@@ -242,6 +273,10 @@ async def served_article(app, target: Target, key: str, at: str | None) -> Serve
     if local is not None and settled:
         newer = await asyncio.to_thread(later_amending_acts, store, local) if at is None else []
         return _served(local, at_date=at, served_from="local_index", stale=False, notes=notes, amended_by=newer)
+    if target.urn:
+        not_yet = next((e for e in (not_yet_error(c, day) for c in cands) if e is not None), None)
+        if not_yet is not None:
+            raise not_yet
     if local is None and target.urn:
         proof = await asyncio.to_thread(_proven_absent, store, target.urn, key, cands, versions, day, today, at is None)
         if proof is not None:

@@ -14,9 +14,10 @@ from cachetools import TTLCache
 from it_eli.law import codes as codesmod
 from it_eli.law import urn as urnmod
 from it_eli.law.grammar import article_range_hint, canon_key, nearest_articles
-from it_eli.law.provision_status import comma_status, item_status, whole_status
+from it_eli.law.provision_status import comma_status, in_effect, item_status, status_notes, whole_status
 from it_eli.law.provision_status import describe as describe_event
 from it_eli.law.scanner import Citation, extract_citations
+from it_eli.runtime import clock
 from it_eli.runtime.errors import IdentityMismatch, InvalidArg, ItEliError, NotFound
 from it_eli.search.analysis import Analyzer
 from it_eli.search.query import HitWindow
@@ -227,11 +228,17 @@ class StatuteChecks:
         out = await self._check_statute(c, r, key)
         if key is not None and (out.status == "content_unconfirmed" or out.text_only_fit):
             out = await self._description_elsewhere(c, out, key)
+        if out.status in ("verified", "comma_not_checkable", "lettera_not_checkable", "act_not_in_corpus",
+                          "upstream_unavailable"):
+            out = await self._repealed_act(c, r, key) or out
         self._memo[memo] = out
         return out
 
     async def _check_statute(self, c: Citation, r: _Resolved, key: str | None) -> Outcome:
         versions = await self.versions(r.urn) if r.urn else []
+        not_yet = await self._not_yet_in_force(r, key)
+        if not_yet is not None:
+            return not_yet
         v, verdict = self._choose(versions, key)
         if verdict == "present" and v is not None:
             if key is None:
@@ -253,6 +260,38 @@ class StatuteChecks:
                            + " and offline=true: not checked")
         return await self._live_statute(c, r, key, bool(versions))
 
+    async def _not_yet_in_force(self, r: _Resolved, key: str | None) -> Outcome | None:
+        """Asked of the legislation service, as it_get_text asks it: the cached exports record that
+        the article came in after the date asked (added by the conversion law)."""
+        from ..legislation.articles import recorded_not_yet
+        from ..legislation.targets import Target, check_not_before_act
+
+        day = self.at or clock.today_iso()
+        try:
+            check_not_before_act(Target(urn=r.urn, ref=r.ref), self.at)
+        except NotFound as exc:
+            return Outcome(status="not_found", urn=r.urn, detail=exc.message)
+        err = await asyncio.to_thread(recorded_not_yet, self.store, r.urn, key, day) if r.urn and key else None
+        if err is None:
+            return None
+        return Outcome(status="not_found", urn=r.urn, served_from="local_index", detail=err.message)
+
+    async def _repealed_act(self, c: Citation, r: _Resolved, key: str | None) -> Outcome | None:
+        """A held act repeals the cited act as a whole, with effect on the date asked: not law in force,
+        whether or not the repealed act itself is held."""
+        from ..currency import repealed_as_a_whole
+
+        act = c.act
+        if act is None or not act.number or not act.year or act.act_type in ("codice", "costituzione"):
+            return None
+        e = await asyncio.to_thread(repealed_as_a_whole, self.store, act.act_type, act.year, act.number)
+        if e is None or in_effect(e, self.at) is False:
+            return None
+        where = f"art. {key} {r.label}" if key else r.label
+        return Outcome(status="repealed", urn=r.urn, served_from="local_index",
+                       detail=f"{where}: the act is not law in force: {status_notes([e], self.at)[0]} "
+                       f"('{e.detail}'): flagged for review, not a hallucination")
+
     async def _judge_cached(self, c: Citation, r: _Resolved, key: str, v: ActVersion, extra: str = "") -> Outcome | None:
         """Judge an article listed in a cached version, from its stored text."""
         a = await asyncio.to_thread(self.store.get_article, v.urn, key, v.version)
@@ -269,7 +308,16 @@ class StatuteChecks:
                                    lifecycle=a.lifecycle)
 
     def _absent(self, r: _Resolved, key: str, v: ActVersion, served: str, why: str) -> Outcome:
+        from ..legislation.articles import first_text_after
+
         hint, near = article_range_hint(v.keys, key)
+        day = self.at or clock.today_iso()
+        first = first_text_after(self.store.article_candidates(v.urn, key), day)
+        if first is not None:  # as it_get_text says it: a text of it starts later
+            return Outcome(status="not_found", urn=v.urn, range_hint=hint, checked_version=v.version,
+                           served_from=served, source_url=v.source_url,
+                           detail=f"art. {key} {r.label} was not yet in force on {day} (version {v.version}, {why}; "
+                           f"the first cached text of it is in force from {first})")
         return Outcome(status="not_found", urn=v.urn, range_hint=hint, nearest=near, checked_version=v.version,
                        served_from=served, source_url=v.source_url,
                        detail=f"art. {key} does not exist in {r.label} (version {v.version}, {why})")
