@@ -111,6 +111,18 @@ async def _held_out(settings) -> tuple[int, int, int]:
     return n, exact, same
 
 
+async def _claims(settings) -> dict:
+    """What texts say of Constitutional Court decisions, against the records (tests/decision_claim_cases.py)."""
+    from it_eli.services.app import App
+    from tests.decision_claim_cases import contradicted_scores, verdicts_of
+
+    app = App(settings)
+    try:
+        return contradicted_scores(await verdicts_of(app))
+    finally:
+        await app.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks verify", description=__doc__.splitlines()[0])
     ap.add_argument("--testdata", default=None, help="shared data dir (default ../shared/data)")
@@ -173,11 +185,15 @@ def main(argv: list[str] | None = None) -> int:
     held = asyncio.run(_held_out(settings))
     print(f"  held-out (tests/citation_cases.py expected_status, written for extraction): {held[1]}/{held[0]} exact, "
           f"{held[2]}/{held[0]} same verdict class (verified / not_found / gap)")
+    cl = asyncio.run(_claims(settings))
+    print(f"  decision claims (tests/decision_claim_cases.py, {cl['claims']} claims, {cl['contradicted']} contradicted): "
+          f"'contradicted' precision {cl['precision']:.4f}, recall {cl['recall']:.4f}; wrong claims called a fit "
+          f"{cl['wrong_called_fit']}; true claims that fit {cl['true_fits']}/{cl['true_total']}")
     if tmp is not None:
         tmp.cleanup()
     ok = (rep["extraction_precision"] >= 0.97 and rep["extraction_recall"] >= 0.97
           and rep["nonexistent_not_reported_not_found"] == 0 and rep["missing_act_reported_not_found"] == 0
-          and rep["overall_verified_despite_gaps"] == 0)
+          and rep["overall_verified_despite_gaps"] == 0 and cl["wrong_called_fit"] == 0)
     return 0 if ok else 1
 
 

@@ -338,7 +338,10 @@ CASES: list[tuple[str, str, list[dict]]] = [
     ("dm-nonum", "Le norme tecniche sono contenute nel d.m. 17 gennaio 2018, paragrafo 8.", [{"kind": "statute",
      "article": None, "act": {"act_type": "decreto.ministeriale", "number": None, "year": 2018}, "status": AU, "comma": None}]),
     # ------------------------------------------------------------ Constitutional Court
+    # ord. 5/2001 returned the papers to the referring court: "manifestamente inammissibile" is not what it decided
     ("cost-ord-5", "Come già deciso (Corte cost., ord. n. 5 del 2001), la questione è manifestamente inammissibile.",
+     [K("COST", 5, 2001, CM)]),
+    ("cost-ord-5-true", "Con l'ord. n. 5 del 2001 la Corte costituzionale ha ordinato la restituzione degli atti al giudice a quo.",
      [K("COST", 5, 2001, V)]),
     ("cost-ord-12", "Il giudice a quo, dopo Corte cost., ord. n. 12/2001, ha riproposto la questione.", [K("COST", 12, 2001, V)]),
     ("cost-sent-mismatch", "La Corte cost., sent. n. 7 del 2001, ha dichiarato l'illegittimità della norma.",
@@ -351,7 +354,10 @@ CASES: list[tuple[str, str, list[dict]]] = [
      [K("COST", 1, 1950, NF)]),
     ("cost-reverse", "Come chiarito dalla sentenza n. 3 del 2001 della Corte costituzionale, la questione è inammissibile.",
      [K("COST", 3, 2001, CM)]),
+    # ord. 7/2001 declared the question manifestly unfounded, not manifestly inadmissible
     ("cost-ecli", "Il precedente (ECLI:IT:COST:2001:7) è un'ordinanza di manifesta inammissibilità.",
+     [E("ECLI:IT:COST:2001:7", CM)]),
+    ("cost-ecli-true", "Il precedente (ECLI:IT:COST:2001:7) è un'ordinanza di manifesta infondatezza.",
      [E("ECLI:IT:COST:2001:7", V)]),
     ("cost-ecli-out", "Si richiama ECLI:IT:COST:2019:99.", [E("ECLI:IT:COST:2019:99", OC)]),
     ("cost-ecli-nf", "Il ricorrente cita ECLI:IT:COST:2001:3999.", [E("ECLI:IT:COST:2001:3999", NF)]),

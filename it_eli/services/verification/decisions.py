@@ -8,11 +8,19 @@ import asyncio
 import datetime as dt
 import re
 
-from it_eli.law.scanner import COURT_NAMES, Citation
+from it_eli.law.claims import (
+    NEGATED,
+    OUTCOME_NAMES,
+    DecisionClaim,
+    outcome_fits,
+    read_outcomes,
+)
+from it_eli.law.grammar import canon_key
+from it_eli.law.scanner import COURT_NAMES, Citation, extract_citations
 from it_eli.runtime.errors import IndexMissing, ItEliError, NotFound
 
 from .reading import MAX_LIVE_LOOKUPS
-from .report import COURT_FALLBACKS, Outcome
+from .report import COURT_FALLBACKS, ClaimCheck, Outcome
 
 # Constitutional Court numbering restarts every year; no year ever came near this number
 # (the busiest, 1988, stayed below 1,200), so a higher number cannot exist.
@@ -47,7 +55,8 @@ class DecisionChecks:
         built = (meta.get("built_at") or "0000")[:4]
         return year < int(built) if built.isdigit() else False
 
-    async def check_cost(self, c: Citation, year: int | None, number: str | None) -> Outcome:
+    async def check_cost(self, c: Citation, year: int | None, number: str | None,
+                         claim: DecisionClaim | None = None) -> Outcome:
         if not (year and number and number.isdigit()):
             return Outcome(status="unparseable_citation", detail="a Constitutional Court citation needs number and year")
         n = int(number)
@@ -74,14 +83,10 @@ class DecisionChecks:
                            detail=f"Corte cost. n. {n}/{year} is not in the local index, which holds "
                            f"{meta.get('count', '?')} decisions ({yr[0]}-{yr[1]} partially)" if yr else
                            f"Corte cost. n. {n}/{year} is not in the local index")
-        wanted = (c.decision_type or "").lower()
-        tipo = {"S": "sentenza", "O": "ordinanza"}.get(d.tipologia, d.tipologia)
         out = Outcome(status="verified", detail=f"{d.citation} exists ({ecli})",
                       served_from="cortecost_index", source_url=d.source_url)
-        if wanted in ("sentenza", "ordinanza") and wanted != tipo:
-            out.status = "content_mismatch"
-            out.detail = f"{d.citation} exists, but it is an {tipo}, cited as {wanted}: review"
         out.ecli = d.ecli
+        _judge_claims(out, d, claim_checks(c, claim, d))
         return out
 
     async def check_cassazione(self, c: Citation, year: int | None, number: str | None) -> Outcome:
@@ -135,18 +140,18 @@ class DecisionChecks:
                        detail=f"the GA portal's first page has no decision n. {number}/{year}; it serves only the newest "
                        "results, so this is not proof that it does not exist")
 
-    async def check_case(self, c: Citation) -> Outcome:
+    async def check_case(self, c: Citation, claim: DecisionClaim | None = None) -> Outcome:
         if c.kind == "ecli":
             court = c.court or ""
             if court == "COST":
-                return await self.check_cost(c, c.decision_year, c.decision_number)
+                return await self.check_cost(c, c.decision_year, c.decision_number, claim)
             if court == "CASS":
                 return await self.check_cassazione(c, c.decision_year, c.decision_number)
             if court in ("CDS", "CGARS", "TAR"):
                 return await self.check_ga(c, c.decision_year, c.decision_number, ecli=c.ecli)
             return Outcome(status="out_of_corpus", detail=f"ECLI court {court!r}: it_eli checks COST, CASS and the administrative courts")
         if c.court == "COST":
-            return await self.check_cost(c, c.decision_year, c.decision_number)
+            return await self.check_cost(c, c.decision_year, c.decision_number, claim)
         if c.court == "CASS":
             return await self.check_cassazione(c, c.decision_year, c.decision_number)
         if c.court in ("CDS", "CGARS", "TAR"):
@@ -156,3 +161,125 @@ class DecisionChecks:
                        detail=f"a decision of the {name}: it_eli has no source for this court "
                        "(it checks the Corte costituzionale, the Cassazione and the administrative courts), so it was "
                        "not checked")
+
+
+# ---------------------------------------------------------------- what the text says of a decision, against its record
+
+# a provision whose act the text does not name: its own citation is reported as a gap already
+UNREAD_ACT = "the text does not say which act this provision is of, so it was not compared"
+QUOTE_CHARS = 280  # the record's words quoted in a verdict: enough for the formula and its object
+_DISP_HEAD = re.compile(r"^\s*per\s+questi\s+motivi\s+la\s+corte\s+costituzionale\s*", re.IGNORECASE)
+_DISP_TAIL = re.compile(r"\s*Cos[ìi]'?\s+deciso\b.*$", re.IGNORECASE | re.DOTALL)
+
+
+def _part(d, name: str) -> str:
+    return next((p.text for p in d.parts if p.part == name), "")
+
+
+def dispositivo_words(d) -> str:
+    """The dispositivo's operative words: without the 'per questi motivi' heading and the signatures."""
+    text = _DISP_TAIL.sub("", _DISP_HEAD.sub("", _part(d, "dispositivo")))
+    return " ".join(text.split())
+
+
+def _quote(text: str) -> str:
+    if len(text) <= QUOTE_CHARS:
+        return f"«{text}»"
+    cut = text[:QUOTE_CHARS].rsplit(" ", 1)[0]
+    return f"«{cut} …»"
+
+
+def _provisions(text: str) -> list[tuple[tuple[str, str], str]]:
+    """The provisions a part of the record names, in order: ((act, article), as written)."""
+    return [((_act_key(c.act.urn), canon_key(c.article)), " ".join(c.raw.split())) for c in extract_citations(text)
+            if c.kind == "statute" and c.article and c.act is not None and c.act.urn and not c.act_unresolved]
+
+
+def _act_key(urn: str) -> str:
+    """An act's identity as citations give it: type, year and number ('d.lgs. n. 29 del 1993' names
+    no day, the Court's epigrafe does), the part after the number kept (a code's annex ';262:2')."""
+    return re.sub(r":(\d{4})-\d\d-\d\d;", r":\1;", urn.split("~")[0])
+
+
+
+def claim_checks(c: Citation, claim: DecisionClaim | None, d) -> list[ClaimCheck]:
+    """Each thing the text says of decision `d` (type, date, outcome, provision at issue), with
+    the record's answer."""
+    checks: list[ClaimCheck] = []
+    tipo = {"S": "sentenza", "O": "ordinanza"}.get(d.tipologia, d.tipologia)
+    wanted = (c.decision_type or "").lower()
+    if wanted in ("sentenza", "ordinanza"):
+        checks.append(ClaimCheck(claim="type", said=wanted, verdict="fits" if wanted == tipo else "contradicted",
+                                 record=f"the record is an {tipo}"))
+    if c.decision_date:
+        dates = [x for x in (d.data_decisione, d.data_deposito) if x]
+        checks.append(ClaimCheck(
+            claim="date", said=c.decision_date,
+            verdict="not_checkable" if not dates else "fits" if c.decision_date in dates else "contradicted",
+            record=f"decided {d.data_decisione or '?'}, deposited {d.data_deposito or '?'}"))
+    if claim is None:
+        return checks
+    disp = dispositivo_words(d)
+    record = {k for k, _, _ in read_outcomes(disp) if not k.startswith(NEGATED)}
+    for key, words in zip(claim.outcomes, claim.outcome_words):
+        fits = outcome_fits(key, record)
+        said = ("not " if key.startswith(NEGATED) else "") + OUTCOME_NAMES[key.removeprefix(NEGATED)]
+        checks.append(ClaimCheck(
+            claim="outcome", said=f"{said} ('{words}')",
+            verdict="not_checkable" if fits is None else "fits" if fits else "contradicted",
+            record=f"the dispositivo reads {_quote(disp)}" if disp else "the record holds no dispositivo"))
+    if claim.provisions:
+        checks.extend(_provision_checks(claim, d, disp))
+    return checks
+
+
+def _provision_checks(claim: DecisionClaim, d, disp: str) -> list[ClaimCheck]:
+    """A provision named with the outcome is at issue in the decision when its epigrafe or
+    dispositivo names it; named nowhere in the decision, the text attributes it wrongly."""
+    named = _provisions(disp) + _provisions(_part(d, "epigrafe"))
+    at_issue = {k for k, _ in named}
+    elsewhere = {k for k, _ in _provisions(_part(d, "testo"))}
+    shown = "; ".join(dict.fromkeys(raw for _, raw in named))[:QUOTE_CHARS]
+    out = []
+    for p in claim.provisions:
+        if p.act_urn is None or p.article is None:
+            out.append(ClaimCheck(claim="provision", said=p.raw, verdict="not_checkable", record=UNREAD_ACT))
+            continue
+        key = (_act_key(p.act_urn), canon_key(p.article))
+        if key in at_issue:
+            verdict, said_of = "fits", "the decision's epigrafe or dispositivo names it"
+        elif key in elsewhere:
+            verdict, said_of = "not_checkable", "only the reasoning names it, not the question decided"
+        else:
+            verdict, said_of = "contradicted", (f"the decision does not name it; its epigrafe and dispositivo name {shown}"
+                                                if shown else "the decision does not name it")
+        out.append(ClaimCheck(claim="provision", said=p.raw, verdict=verdict, record=said_of))
+    return out
+
+
+def _judge_claims(out: Outcome, d, checks: list[ClaimCheck]) -> None:
+    """A contradicted claim never passes (content_mismatch, with the record's words); a claim
+    the record cannot settle is said to be unconfirmed; only what was checked is called so."""
+    out.claims = checks
+    bad = [k for k in checks if k.verdict == "contradicted"]
+    open_ = [k for k in checks if k.verdict == "not_checkable" and k.record != UNREAD_ACT]
+    if bad:
+        out.status = "content_mismatch"
+        if [k.claim for k in bad] == ["type"]:
+            out.detail = f"{d.citation} exists, but it is an {d.tipo}, cited as {bad[0].said}: review"
+        else:
+            said = "; ".join(f"{k.claim}: the text says {k.said}, but {k.record}" for k in bad)
+            out.detail = f"{d.citation} exists ({d.ecli}), but its record contradicts the text: {said}: review"
+    elif open_:
+        out.status = "content_unconfirmed"
+        said = "; ".join(f"{k.claim} {k.said} ({k.record})" for k in open_)
+        out.detail = f"{d.citation} exists ({d.ecli}); what the text says of it could not be checked: {said}"
+    elif checks:
+        said = ", ".join(f"{k.claim} {k.said}" + (" (not compared: act not named)" if k.record == UNREAD_ACT else "")
+                         for k in checks)
+        out.detail = f"{d.citation} exists ({d.ecli}) and what the text says of it fits its record: {said}"
+        if not any(k.claim == "outcome" for k in checks):
+            out.detail += "; the text claims no outcome of it, so what it decided was not checked"
+    else:
+        out.detail = (f"{d.citation} exists ({d.ecli}); the text claims no outcome of it, so only its existence "
+                      "was checked")

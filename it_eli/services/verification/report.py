@@ -65,6 +65,16 @@ COURT_FALLBACKS = {
 }
 
 
+class ClaimCheck(msgspec.Struct, kw_only=True, frozen=True):
+    """One thing the text says of a cited decision (its type, date, outcome, the provision at
+    issue) set against the decision's own record."""
+
+    claim: Literal["type", "date", "outcome", "provision"]
+    said: str  # the text's words
+    verdict: Literal["fits", "contradicted", "not_checkable"]
+    record: str  # what the record says (the dispositivo's words, cut short), or why it cannot say
+
+
 class CheckedCitation(msgspec.Struct, kw_only=True):
     raw: str
     kind: Literal["statute", "case", "ecli"]
@@ -96,6 +106,7 @@ class CheckedCitation(msgspec.Struct, kw_only=True):
     checked_version: str | None = None  # in-force date of the text checked ('originale' for the original)
     served_from: str | None = None  # local_index, normattiva_api, normattiva_portal, cortecost_index, ...
     source_url: str | None = None
+    claims: list[ClaimCheck] = msgspec.field(default_factory=list)  # decisions: what the text says of it, checked
 
 
 class VerifyGap(msgspec.Struct, kw_only=True):
@@ -165,6 +176,7 @@ class Outcome(msgspec.Struct, kw_only=True):
     ecli: str | None = None
     text_only_fit: bool = False  # the description fits the text, not a word of it is in the rubrica: see _description_elsewhere
     antonym: str | None = None  # the description says the opposite of the rubrica ("annullabilità" vs "nullità")
+    claims: list[ClaimCheck] = msgspec.field(default_factory=list)
 
 
 def report_of(plan, done: dict[tuple, tuple[Outcome, str | None]], *, notes: list[str], live_used: int,
@@ -193,7 +205,7 @@ def report_of(plan, done: dict[tuple, tuple[Outcome, str | None]], *, notes: lis
             decision_number=c.decision_number, decision_year=c.decision_year, decision_date=c.decision_date,
             celex=c.act.celex if c.act is not None else None, partitions=partitions_of(c), range_hint=o.range_hint, nearest=list(o.nearest), description=c.description,
             content_score=o.content_score, checked_version=o.checked_version, served_from=o.served_from,
-            source_url=o.source_url,
+            source_url=o.source_url, claims=list(o.claims),
         )
         checked.append(cc)
         if o.status in GAP_KINDS:
@@ -229,7 +241,8 @@ def _result_of(checked: list[CheckedCitation], gaps: list[VerifyGap], *, notes: 
         notes.append("no citation could be confirmed: every one is a gap (this is not a pass)")
     if status == "NEEDS_REVIEW":
         notes.append(f"{review} citation(s) need a human look (repealed article, or a description that does not fit "
-                     "or could not be confirmed): this is not a pass")
+                     "or could not be confirmed, or a decision whose record contradicts what the text says of it): "
+                     "this is not a pass")
     return VerifyResult(
         status=status, is_error=status == "HALLUCINATION_DETECTED",
         needs_review=bool(review),

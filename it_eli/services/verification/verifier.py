@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cachetools import TTLCache
 
+from it_eli.law.claims import read_decision_claims
 from it_eli.runtime import progress
 from it_eli.runtime.workers import in_thread
 from it_eli.search.analysis import Analyzer
@@ -39,6 +40,11 @@ class Verifier(StatuteChecks, DecisionChecks):
         # the closing pass: what looks like a reference and was not read is a gap, never left out
         unread = await in_thread(unread_citations, text, cites)
         plan = await in_thread(plan_checks, cites, unread)
+        # what the text says of each decision it cites is part of that citation's check
+        claims = await in_thread(read_decision_claims, text, cites)
+        plan = [(c, group, memo + (claims.get((c.start, c.end)),)
+                 if c.kind != "statute" and memo[:1] != ("unread",) else memo)
+                for c, group, memo in plan]
         # Each distinct citation is checked once: a brief that cites art. 2043 c.c. 500 times costs
         # one check (and at most one live lookup), not 500.
         done: dict[tuple, tuple[Outcome, str | None]] = {unread_key(u): (_unread_outcome(u), None) for u in unread}
@@ -53,7 +59,7 @@ class Verifier(StatuteChecks, DecisionChecks):
                     o = await self.group_description(c, o, group)
                 ecli = None
             else:
-                o = await self.check_case(c)
+                o = await self.check_case(c, claims.get((c.start, c.end)))
                 ecli = c.ecli or o.ecli
             done[memo] = (o, ecli)
         return await in_thread(report_of, plan, done, notes=self.notes, live_used=self.live_used, at=self.at,
