@@ -14,11 +14,15 @@ import textwrap
 import time
 
 from it_eli import __version__
-from it_eli.cli.streams import stdout_to_devnull
+from it_eli.cli.streams import read_stdin_bounded, stdout_to_devnull
 from it_eli.runtime import exitcodes
 from it_eli.runtime.errors import ItEliError
 
 log = logging.getLogger("it_eli")
+
+# `it-eli tool NAME -`: the largest JSON read from stdin; room for the largest text a tool takes
+# (1,000,000 characters, each up to 6 bytes as a JSON \u escape) and the other arguments
+TOOL_STDIN_MAX_BYTES = 8 * 1024 * 1024
 
 
 def _setup_logging(level: str) -> None:
@@ -124,8 +128,9 @@ def _cmd_tool(args, settings) -> int:
             # the first sentence-ish, cut at a word boundary
             print(f"{name}: {textwrap.shorten(spec.description, width=100, placeholder=' …')}")
         return 0
+    raw = read_stdin_bounded(TOOL_STDIN_MAX_BYTES, "the JSON arguments") if args.arguments == "-" else args.arguments
     try:
-        arguments = json.loads(args.arguments) if args.arguments else {}
+        arguments = json.loads(raw) if raw else {}
     except json.JSONDecodeError as exc:
         print(f"arguments are not JSON: {exc}", file=sys.stderr)
         return exitcodes.BAD_INPUT
@@ -234,7 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("tool", help="call any MCP tool by name with JSON arguments ('tool list' lists them)")
     t.add_argument("name")
-    t.add_argument("arguments", nargs="?", default=None, help="JSON object of arguments")
+    t.add_argument("arguments", nargs="?", default=None, metavar="JSON|-",
+                   help="JSON object of arguments; - reads it from standard input (for large arguments)")
     t.set_defaults(func=_cmd_tool)
     return p
 
