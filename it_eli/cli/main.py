@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     st = isub.add_parser("status", help="what the index holds")
     st.set_defaults(func=_cmd_index_status)
     ex = isub.add_parser("export", help="write the current index to one verified archive (manifest + sha256 of every file)")
-    ex.add_argument("file", metavar="FILE", help="the archive to write (e.g. it_eli-decisions.tar.gz)")
+    ex.add_argument("file", metavar="FILE", help="the archive to write, a Zstandard-compressed tar (e.g. it_eli-decisions.tar.zst)")
     ex.add_argument("--with-statutes", action="store_true", help="include the statute index and its kept exports")
     ex.set_defaults(func=_cmd_index_export)
     im = isub.add_parser("import", help="check an exported archive and publish it in place of the current index")
@@ -231,8 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
     reb.set_defaults(func=_cmd_statutes_rebuild)
 
     v = sub.add_parser("verify", help="verify the citations in a text (exit 1 on a hallucination)")
-    v.add_argument("file", metavar="FILE|-")
-    v.add_argument("--format", choices=["json", "text"], default="text")
+    v.add_argument("file", metavar="FILE|-", help="the UTF-8 text to check (- reads standard input)")
+    v.add_argument("--format", choices=["json", "text"], default="text",
+                   help="text (default): a report for people, one line per citation and the gaps; "
+                        "json: the full result, as the it_verify_citations tool returns it")
     v.add_argument("--at-date", dest="at_date", default=None, help="check the law in force on YYYY-MM-DD")
     v.add_argument("--offline", action="store_true", help="local indexes only (no upstream requests)")
     v.set_defaults(func=_cmd_verify)
