@@ -53,6 +53,10 @@ def _cmd_index_build(args, settings) -> int:
         try:
             with reporting(bar):
                 return await build_from_sources(app, args.source or None, full=getattr(args, "full", False))
+        except asyncio.CancelledError:  # Ctrl-C: the build stops at the next decision
+            print("interrupted: stopping the build; nothing is published (the previous index keeps serving)",
+                  file=sys.stderr, flush=True)
+            raise
         finally:
             await app.close()
 
