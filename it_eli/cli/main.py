@@ -154,9 +154,15 @@ def _cmd_tool(args, settings) -> int:
 
 
 def _cmd_statutes_import(args, settings) -> int:
+    from it_eli.runtime.progress import TerminalProgress, reporting
     from it_eli.search.statutes.loading import import_files
 
-    report = import_files(settings, args.files)
+    bar = TerminalProgress()  # on a terminal only
+    try:
+        with reporting(bar):
+            report = import_files(settings, args.files)
+    finally:
+        bar.close()
     print(
         f"imported {report.articles} articles from {report.acts} acts in {report.seconds:.1f}s; "
         f"{len(report.errors)} files refused"
