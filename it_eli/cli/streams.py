@@ -1,4 +1,5 @@
-"""The command line's standard streams when the reader goes away (`it-eli ... | head`)."""
+"""The command line's standard streams: stdin read within a bound, stdout when the reader goes away
+(`it-eli ... | head`)."""
 
 from __future__ import annotations
 
