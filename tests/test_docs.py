@@ -38,3 +38,10 @@ def test_config_reads_no_env_var_that_is_not_documented():
     code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "it_eli").rglob("*.py"))
     used = set(re.findall(r"IT_ELI_[A-Z0-9_]+", code))
     assert used <= set(ENV_VARS), used - set(ENV_VARS)
+
+
+def test_each_env_var_row_and_section_appears_once():
+    rows = re.findall(r"^\| `(IT_ELI_[A-Z0-9_]+)` \|", README, re.MULTILINE)
+    assert len(rows) == len(set(rows)), sorted({r for r in rows if rows.count(r) > 1})
+    headings = re.findall(r"^#{2,3} (.+)$", README, re.MULTILINE)
+    assert len(headings) == len(set(headings)), sorted({h for h in headings if headings.count(h) > 1})

@@ -12,7 +12,8 @@ Shorthand:
 Statuses: see it_eli.services.verification.report.Status. Statute statuses (existence, repeal, commi) are recomputed
 from the exports by grep in tests/services/test_verification.py::test_ground_truth_matches_exports; the
 content_mismatch labels are judgments written with the article's rubrica in view.
-Online with an unreachable upstream, 'act_not_in_corpus' becomes 'upstream_unavailable'.
+Online with an unreachable upstream, 'act_not_in_corpus' and 'not_checked_offline' (a court checked
+live) become 'upstream_unavailable'.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ NC, AU, UU, CN, OC, UP = (
     "unparseable_citation",
 )
 LN = "lettera_not_checkable"
+NO = "not_checked_offline"  # offline, a court checked live (Cassazione, administrative courts)
 
 
 def S(article, act, status, comma=None, lettera=None, numero=None):
@@ -365,16 +367,16 @@ CASES: list[tuple[str, str, list[dict]]] = [
      [K("COST", 1, 2001, V), K("COST", 2, 2001, V), K("COST", 4, 2001, V)]),
     # ------------------------------------------------------------ Cassazione and administrative courts (live only)
     ("cass-civ", "Secondo Cass. civ., sez. III, n. 12345/2020, il danno da perdita di chance va provato.",
-     [K("CASS", 12345, 2020, UU)]),
+     [K("CASS", 12345, 2020, NO)]),
     ("cass-su", "Le Sezioni Unite (Cass., S.U., n. 26972 del 2008) hanno definito il danno non patrimoniale.",
-     [K("CASS", 26972, 2008, UU)]),
-    ("cass-pen", "Cass. pen., sez. VI, n. 10787/2024 ha escluso la continuazione.", [K("CASS", 10787, 2024, UU)]),
-    ("cass-ecli", "Il principio è in ECLI:IT:CASS:2024:10787CIV.", [E("ECLI:IT:CASS:2024:10787CIV", UU)]),
-    ("cds", "Cons. Stato, sez. IV, n. 3509 del 2016, ha chiarito i limiti del potere.", [K("CDS", 3509, 2016, UU)]),
-    ("tar", "Il TAR Lazio, Roma, sez. II, sent. n. 1234/2023, ha accolto il ricorso.", [K("TAR", 1234, 2023, UU)]),
-    ("cgars", "Il C.G.A.R.S., sent. n. 456/2022, ha confermato la decisione.", [K("CGARS", 456, 2022, UU)]),
+     [K("CASS", 26972, 2008, NO)]),
+    ("cass-pen", "Cass. pen., sez. VI, n. 10787/2024 ha escluso la continuazione.", [K("CASS", 10787, 2024, NO)]),
+    ("cass-ecli", "Il principio è in ECLI:IT:CASS:2024:10787CIV.", [E("ECLI:IT:CASS:2024:10787CIV", NO)]),
+    ("cds", "Cons. Stato, sez. IV, n. 3509 del 2016, ha chiarito i limiti del potere.", [K("CDS", 3509, 2016, NO)]),
+    ("tar", "Il TAR Lazio, Roma, sez. II, sent. n. 1234/2023, ha accolto il ricorso.", [K("TAR", 1234, 2023, NO)]),
+    ("cgars", "Il C.G.A.R.S., sent. n. 456/2022, ha confermato la decisione.", [K("CGARS", 456, 2022, NO)]),
     ("adplen", "L'Adunanza plenaria (Cons. Stato, Ad. plen., n. 3 del 2021) ha enunciato il principio.",
-     [K("CDS", 3, 2021, UU)]),
+     [K("CDS", 3, 2021, NO)]),
     # ------------------------------------------------------------ mixed paragraphs
     ("mix-1", "La condotta integra l'art. 640 c.p. e, quanto all'ente, l'art. 24 del d.lgs. 231/2001; la Corte cost., "
      "ord. n. 6 del 2001, è irrilevante.",
@@ -387,7 +389,7 @@ CASES: list[tuple[str, str, list[dict]]] = [
      "è applicabile.",
      [S("6", "dlgs 231/2001", V), S("25-bis", "dlgs 231/2001", V)]),
     ("mix-5", "Il Collegio richiama Cass. civ., n. 5678/2019, l'art. 21-octies l. 241/1990 e l'art. 35 della medesima legge.",
-     [K("CASS", 5678, 2019, UU), S("21-octies", "legge 241/1990", V), S("35", "legge 241/1990", NF)]),
+     [K("CASS", 5678, 2019, NO), S("21-octies", "legge 241/1990", V), S("35", "legge 241/1990", NF)]),
     ("mix-6", "Si applicano l'art. 186 c.d.s. e l'art. 589 c.p. (omicidio colposo), ma non l'art. 590-bis c.p.",
      [S("186", "strada", V), S("589", "cp", V), S("590-bis", "cp", V)]),
     ("mix-7", "L'art. 119 del d.l. n. 34/2020 e l'art. 1, comma 1, del d.l. 36/2025 non sono pertinenti.",

@@ -14,11 +14,15 @@ import textwrap
 import time
 
 from it_eli import __version__
-from it_eli.cli.streams import stdout_to_devnull
+from it_eli.cli.streams import read_stdin_bounded, stdout_to_devnull
 from it_eli.runtime import exitcodes
 from it_eli.runtime.errors import ItEliError
 
 log = logging.getLogger("it_eli")
+
+# `it-eli tool NAME -`: the largest JSON read from stdin; room for the largest text a tool takes
+# (1,000,000 characters, each up to 6 bytes as a JSON \u escape) and the other arguments
+TOOL_STDIN_MAX_BYTES = 8 * 1024 * 1024
 
 
 def _setup_logging(level: str) -> None:
@@ -49,6 +53,10 @@ def _cmd_index_build(args, settings) -> int:
         try:
             with reporting(bar):
                 return await build_from_sources(app, args.source or None, full=getattr(args, "full", False))
+        except asyncio.CancelledError:  # Ctrl-C: the build stops at the next decision
+            print("interrupted: stopping the build; nothing is published (the previous index keeps serving)",
+                  file=sys.stderr, flush=True)
+            raise
         finally:
             await app.close()
 
@@ -124,8 +132,9 @@ def _cmd_tool(args, settings) -> int:
             # the first sentence-ish, cut at a word boundary
             print(f"{name}: {textwrap.shorten(spec.description, width=100, placeholder=' …')}")
         return 0
+    raw = read_stdin_bounded(TOOL_STDIN_MAX_BYTES, "the JSON arguments") if args.arguments == "-" else args.arguments
     try:
-        arguments = json.loads(args.arguments) if args.arguments else {}
+        arguments = json.loads(raw) if raw else {}
     except json.JSONDecodeError as exc:
         print(f"arguments are not JSON: {exc}", file=sys.stderr)
         return exitcodes.BAD_INPUT
@@ -149,9 +158,15 @@ def _cmd_tool(args, settings) -> int:
 
 
 def _cmd_statutes_import(args, settings) -> int:
+    from it_eli.runtime.progress import TerminalProgress, reporting
     from it_eli.search.statutes.loading import import_files
 
-    report = import_files(settings, args.files)
+    bar = TerminalProgress()  # on a terminal only
+    try:
+        with reporting(bar):
+            report = import_files(settings, args.files)
+    finally:
+        bar.close()
     print(
         f"imported {report.articles} articles from {report.acts} acts in {report.seconds:.1f}s; "
         f"{len(report.errors)} files refused"
@@ -213,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     st = isub.add_parser("status", help="what the index holds")
     st.set_defaults(func=_cmd_index_status)
     ex = isub.add_parser("export", help="write the current index to one verified archive (manifest + sha256 of every file)")
-    ex.add_argument("file", metavar="FILE", help="the archive to write (e.g. it_eli-decisions.tar.gz)")
+    ex.add_argument("file", metavar="FILE", help="the archive to write, a Zstandard-compressed tar (e.g. it_eli-decisions.tar.zst)")
     ex.add_argument("--with-statutes", action="store_true", help="include the statute index and its kept exports")
     ex.set_defaults(func=_cmd_index_export)
     im = isub.add_parser("import", help="check an exported archive and publish it in place of the current index")
@@ -230,15 +245,18 @@ def build_parser() -> argparse.ArgumentParser:
     reb.set_defaults(func=_cmd_statutes_rebuild)
 
     v = sub.add_parser("verify", help="verify the citations in a text (exit 1 on a hallucination)")
-    v.add_argument("file", metavar="FILE|-")
-    v.add_argument("--format", choices=["json", "text"], default="text")
+    v.add_argument("file", metavar="FILE|-", help="the UTF-8 text to check (- reads standard input)")
+    v.add_argument("--format", choices=["json", "text"], default="text",
+                   help="text (default): a report for people, one line per citation and the gaps; "
+                        "json: the full result, as the it_verify_citations tool returns it")
     v.add_argument("--at-date", dest="at_date", default=None, help="check the law in force on YYYY-MM-DD")
     v.add_argument("--offline", action="store_true", help="local indexes only (no upstream requests)")
     v.set_defaults(func=_cmd_verify)
 
     t = sub.add_parser("tool", help="call any MCP tool by name with JSON arguments ('tool list' lists them)")
     t.add_argument("name")
-    t.add_argument("arguments", nargs="?", default=None, help="JSON object of arguments")
+    t.add_argument("arguments", nargs="?", default=None, metavar="JSON|-",
+                   help="JSON object of arguments; - reads it from standard input (for large arguments)")
     t.set_defaults(func=_cmd_tool)
     return p
 

@@ -11,6 +11,7 @@ and the verifier, so a name one of them reads the others know. Every row's sourc
 
 from __future__ import annotations
 
+import difflib
 import re
 
 import msgspec
@@ -413,6 +414,48 @@ for _code in CODES:
 def lookup_code(name_or_alias: str) -> Code | None:
     """'c.c.', 'Cod. civ.', 'codice civile', 'cc' -> the civil code; None if not a known code."""
     return _BY_ALIAS.get(_key(name_or_alias))
+
+
+def _words(raw: str) -> list[str]:
+    return re.sub(r"[^a-z0-9]+", " ", unidecode(raw or "").lower()).split()
+
+
+# every way the table names a code, spaced ('codice penale', 'cod proc civ', 'c p'): what a
+# misspelling is compared with
+_BY_SPACED: dict[str, Code] = {}
+for _code in CODES:
+    for _a in (_code.name, _code.abbreviation, *_code.aliases):
+        _BY_SPACED.setdefault(" ".join(_words(_a)), _code)
+_BY_SPACED.pop("", None)
+SIMILAR_CUTOFF = 0.8  # 'penalle' for 'penale' passes, 'codice della strada' for 'codice civile' does not
+SIMILAR_MARGIN = 0.08  # names this much less alike than the best are not offered
+MAX_SIMILAR_WORDS = 8  # only the first words of an unread phrase are compared (bounded work)
+# a run of words that starts or ends with one of these is part of a longer name ('codice della')
+_LINKING = frozenset("d e ed di del dello della dei degli delle al allo alla ai agli alle in il lo la i gli le l".split())
+
+
+def similar_codes(phrase: str, n: int = 3) -> list[Code]:
+    """The codes whose name, abbreviation or alias is closest to a run of words of `phrase` that
+    is not itself a known name ('codice penalle' -> the penal code): a did-you-mean, best first."""
+    words = _words(phrase)[:MAX_SIMILAR_WORDS]
+    spans = [(i, j) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 5) + 1)]
+    known = [(i, j) for i, j in spans if " ".join(words[i:j]) in _BY_SPACED and j - i > 1]
+    scored: dict[str, tuple[float, Code]] = {}
+    for i, j in spans:
+        gram = " ".join(words[i:j])
+        if len(gram) < 4 or gram in _BY_SPACED or words[i] in _LINKING or words[j - 1] in _LINKING:
+            continue
+        if any(ki <= i and j <= kj for ki, kj in known):  # a piece of a name written right
+            continue
+        # a typo keeps about the length: not a prefix of a longer name ('regolamento', 'regolamento ai')
+        near = [name for name in _BY_SPACED if abs(len(name) - len(gram)) <= max(2, len(name) // 5)]
+        for name in difflib.get_close_matches(gram, near, n=n, cutoff=SIMILAR_CUTOFF):
+            score = difflib.SequenceMatcher(None, gram, name).ratio()
+            code = _BY_SPACED[name]
+            if score > scored.get(code.id, (0.0, code))[0]:
+                scored[code.id] = (score, code)
+    ranked = sorted(scored.values(), key=lambda sc: -sc[0])
+    return [c for score, c in ranked if score >= ranked[0][0] - SIMILAR_MARGIN][:n]
 
 
 def lookup_act(act_type: str, year: int, number: str | int) -> Code | None:

@@ -173,9 +173,24 @@ def _optional_sha256(env: Mapping[str, str], name: str) -> str | None:
     return raw or None
 
 
+def _home(env: Mapping[str, str]) -> Path:
+    """IT_ELI_HOME, refused at start when it (or the nearest existing folder above it) is not a
+    folder: otherwise every command and every tool call fails later, as an internal error."""
+    home = Path(env["IT_ELI_HOME"]).expanduser() if env.get("IT_ELI_HOME") else _default_home()
+    where = home
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    if not where.is_dir():
+        what = "is a file" if where == home else f"is under {str(where)!r}, which is a file"
+        raise InvalidArg(f"IT_ELI_HOME={str(home)!r} {what}, not a folder",
+                         valid="a folder (or a path where one can be created) for indexes, caches and logs; "
+                               "unset, it is " + str(_default_home()))
+    return home
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if env is None else env
-    home = Path(env["IT_ELI_HOME"]).expanduser() if env.get("IT_ELI_HOME") else _default_home()
+    home = _home(env)
     testdata = Path(env.get("IT_ELI_TESTDATA") or (REPO_ROOT.parent / "shared" / "data"))
     return Settings(
         home=home,

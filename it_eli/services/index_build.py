@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import uuid
 import zipfile
 from collections.abc import Callable
@@ -68,7 +69,14 @@ async def build_from_sources(
     """An update by default (only what the current index lacks or holds changed; a full build when
     there is no usable index); `full` rebuilds everything."""
     paths = await resolve_sources(app, sources)
-    return await asyncio.to_thread(build_index if full else update_index, app.settings, paths, progress=progress)
+    stop = threading.Event()
+    try:
+        return await asyncio.to_thread(build_index if full else update_index, app.settings, paths, progress=progress,
+                                       stop=stop)
+    except asyncio.CancelledError:
+        # a cancelled await leaves the thread running: without this it would finish and publish
+        stop.set()
+        raise
 
 
 def is_url(value: str) -> bool:

@@ -96,9 +96,11 @@ def test_a_verdict_through_the_tool_command_keeps_its_code(run):
 
 
 def test_a_crash_is_5_never_a_verdict(run, tmp_path):
-    # IT_ELI_HOME is a file: whatever breaks, it must not read as "hallucination found" (1)
-    home = tmp_path / "a-file"
-    home.write_text("x", encoding="utf-8")
+    # a file where the home's index folder belongs (a home that is a file is refused at start, as
+    # bad input): whatever breaks, it must not read as "hallucination found" (1)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "indexes").write_text("x", encoding="utf-8")
     r = run("index", "status", IT_ELI_HOME=str(home))
     assert r.returncode == exitcodes.INTERNAL_ERROR and "internal error" in r.stderr
     r = run("verify", "-", "--offline", stdin="Si richiama l'art. 3 Cost.", IT_ELI_HOME=str(home))

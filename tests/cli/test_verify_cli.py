@@ -57,6 +57,16 @@ def test_stdin_and_closed_upstream(cli_home):
     assert p.returncode == 1 and "upstream_unavailable" in p.stdout
 
 
+def test_offline_says_live_courts_were_not_checked(cli_home):
+    """With --offline nothing is asked of SentenzeWeb or the GA portal: the report says so, and
+    does not send the reader to retry an outage that never happened."""
+    p = _run(cli_home, "-", "--offline", stdin="Si richiama l'art. 3 della legge 7 agosto 1990, n. 241; "
+             "v. Cass. civ., sez. III, 12 febbraio 2021, n. 404 e Cons. Stato, sez. V, n. 1/2020.")
+    assert p.returncode == 0 and p.stdout.startswith("VERIFIED_WITH_GAPS"), p.stdout
+    assert p.stdout.count("[not_checked_offline]") == 2 and "upstream_unavailable" not in p.stdout
+    assert "retry" not in p.stdout and "run without offline" in p.stdout
+
+
 def test_nothing_checked_exit_3(cli_home, tmp_path):
     p = _run(cli_home, "-", "--offline", stdin="Nessuna citazione in questo testo.")
     assert p.returncode == 3 and p.stdout.startswith("NO_CITATIONS_FOUND")

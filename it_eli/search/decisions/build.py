@@ -9,6 +9,7 @@ import datetime as dt
 import hashlib
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -93,8 +94,18 @@ class _Pass(msgspec.Struct, kw_only=True):
     duplicates: int = 0
 
 
+class BuildStopped(Exception):
+    """The build was asked to stop (Ctrl-C, a cancelled call): its directory is removed, nothing
+    is published, the previous index keeps serving."""
+
+
+def _check_stop(stop: threading.Event | None) -> None:
+    if stop is not None and stop.is_set():
+        raise BuildStopped("the index build was stopped before it was published")
+
+
 def _index_sources(writer, sources: list[Path], digests: dict[str, bytes], *, incremental: bool,
-                   progress, commit_every: int) -> _Pass:
+                   progress, commit_every: int, stop: threading.Event | None = None) -> _Pass:
     """Add every decision of the sources that `digests` (ecli -> digest, updated in place) does not
     already hold as it is; a decision whose digest changed replaces the indexed one."""
     out = _Pass(reports=[])
@@ -104,6 +115,7 @@ def _index_sources(writer, sources: list[Path], digests: dict[str, bytes], *, in
         report = SourceReport(source=str(src))
         out.reports.append(report)
         for d in iter_source(src, report):
+            _check_stop(stop)
             if d.ecli in seen:
                 out.duplicates += 1
                 continue
@@ -153,6 +165,7 @@ def build_index(
     heap_bytes: int = 192_000_000,
     threads: int = 2,
     commit_every: int = 2500,
+    stop: threading.Event | None = None,
 ) -> BuildReport:
     """Index every decision of the given local sources into a new build, then swap it in.
 
@@ -171,7 +184,8 @@ def build_index(
                 base = None
         # a build that fails (disk full, an error, an interrupt) is removed: nothing left behind
         with idir.building() as build:
-            return _build(idir, build, [Path(s) for s in sources], base, progress, heap_bytes, threads, commit_every)
+            return _build(idir, build, [Path(s) for s in sources], base, progress, heap_bytes, threads, commit_every,
+                          stop)
 
 
 def update_index(settings: Settings, sources: Iterable[Path], **options) -> BuildReport:
@@ -199,7 +213,7 @@ def _copy_build(base: Path, build: Path) -> None:
 
 
 def _build(idir: IndexDir, build: Path, sources: list[Path], base: Path | None, progress, heap_bytes: int,
-           threads: int, commit_every: int) -> BuildReport:
+           threads: int, commit_every: int, stop: threading.Event | None = None) -> BuildReport:
     defn = load_index_def(DEFN_NAME)
     started = time.monotonic()
     if base is not None:
@@ -210,7 +224,7 @@ def _build(idir: IndexDir, build: Path, sources: list[Path], base: Path | None, 
         index, old_meta, digests = create_index(build, defn), {}, {}
     writer = index.writer(heap_size=heap_bytes, num_threads=threads)
     done = _index_sources(writer, sources, digests, incremental=base is not None, progress=progress,
-                          commit_every=commit_every)
+                          commit_every=commit_every, stop=stop)
     errors = [e for r in done.reports for e in r.errors]
     rejected = summarize_rejections(done.reports)
     common = dict(duplicates=done.duplicates, rejected=rejected, sources=[str(s) for s in sources],
@@ -235,21 +249,18 @@ def _build(idir: IndexDir, build: Path, sources: list[Path], base: Path | None, 
     count, year_range, by_type = _index_summary(index)
     _write_digests(build, digests)
     all_sources = list(dict.fromkeys([*old_meta.get("sources", []), *map(str, sources)]))
-    write_meta(
-        build,
-        defn,
-        {
-            "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "sources": all_sources,
-            "count": count,
-            "year_range": year_range,
-            "by_type": by_type,
-            "rejected": rejected,
-            "errors": errors[:50],
-            "it_eli_version": __version__,
-            "updated_from": base.name if base is not None else None,
-        },
-    )
+    write_meta(build, defn, {
+        "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "sources": all_sources,
+        "count": count,
+        "year_range": year_range,
+        "by_type": by_type,
+        "rejected": rejected,
+        "errors": errors[:50],
+        "it_eli_version": __version__,
+        "updated_from": base.name if base is not None else None,
+    })
+    _check_stop(stop)  # a stop asked during the last commit still publishes nothing
     idir.publish(build)
     idir.cleanup(keep=2)
     if progress:

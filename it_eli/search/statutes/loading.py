@@ -11,6 +11,7 @@ from pathlib import Path
 
 import msgspec
 
+from it_eli.runtime import progress
 from it_eli.runtime.config import Settings
 from it_eli.runtime.errors import InvalidArg, ItEliError
 from it_eli.sources.normattiva.akn import Act, parse_act
@@ -61,7 +62,8 @@ def import_files(settings: Settings, files: list[str]) -> ImportReport:
     acts = articles = 0
     errors: list[str] = []
     imported: list[str] = []
-    for name in files:
+    for done, name in enumerate(files):
+        progress.report("importing statutes", done, len(files), "files")  # a bulk import takes minutes
         path = Path(name)
         try:
             raw = read_bounded(path, settings.max_body_bytes)
@@ -80,4 +82,5 @@ def import_files(settings: Settings, files: list[str]) -> ImportReport:
         acts += 1
         articles += n
         imported.append(f"{act.identity.urn}@{version_label(act.identity.version_date)}")
+    progress.report("importing statutes", len(files), len(files), "files")
     return ImportReport(acts=acts, articles=articles, seconds=round(time.monotonic() - started, 2), errors=errors, imported=imported)

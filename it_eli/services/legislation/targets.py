@@ -56,6 +56,7 @@ class Target(msgspec.Struct, kw_only=True):
         )
 
 
+MAX_GUESS_CHARS = 200  # of the unread words, compared with the code names (bounded work)
 REFERENCE_HELP = (
     "a code name ('c.c.', 'codice penale', 'Cost.', 'TUEL' — see it_list_codes), a URN "
     "(urn:nir:stato:legge:1990-08-07;241, or year-only urn:nir:stato:legge:1990;241, with ~art2, @originale, "
@@ -154,6 +155,16 @@ def _target_from_url(store: StatuteStore, url: str, portal_base: str | None) -> 
 _ART_WORD_RE = re.compile(r"(?<![a-z])(?:articol[oi]|artt?\.?|art(?=\s*\d))(?![a-z])", re.I)
 _ART_ROMAN = re.compile(r"(?<![a-z])(?:articolo|art\.?)\s*(?P<r>(?-i:[IVXL]+))(?![a-z\d])", re.I)
 # what may stand around a reference's citation: articles, connectors, punctuation
+def _did_you_mean(unread: str) -> tuple[str, list[str] | None]:
+    """The start of `valid` and the `did_you_mean` detail for words that may be a misspelt code
+    name ('codice penalle'): the closest names of the code table, or nothing."""
+    similar = codes.similar_codes(unread[:MAX_GUESS_CHARS])
+    if not similar:
+        return "", None
+    names = [c.name for c in similar]
+    return "did you mean " + " or ".join(f"{c.name!r} ({c.abbreviation})" for c in similar) + "? ", names
+
+
 def _target_from_text(store: StatuteStore, text: str) -> Target:
     """A reference written as a lawyer cites it, read by the one citation scanner (it_eli.law):
     the article (before or after the act), an annex, commi/lettere (not selected), the act by code
@@ -170,12 +181,15 @@ def _target_from_text(store: StatuteStore, text: str) -> Target:
     with_act = [c for c in cites if c.act is not None and not c.act_unresolved]
     if not with_act:
         if cites and cites[0].article is not None and article is None:
+            after = unread_words(body, [(cites[0].start, cites[0].end)], keep_filler=True)
+            hint, names = _did_you_mean(after)
             raise InvalidArg(f"cannot read the reference {text[:120]!r}: art. {cites[0].article} is followed by "
-                             f"{unread_words(body, [(cites[0].start, cites[0].end)], keep_filler=True)[:80]!r}, which is not an act",
-                             valid=f"{ARTICLE_FORMS}; then the act: {REFERENCE_HELP}")
+                             f"{after[:80]!r}, which is not an act",
+                             valid=f"{hint}{ARTICLE_FORMS}; then the act: {REFERENCE_HELP}", did_you_mean=names)
         if _ART_WORD_RE.search(body) and article is None:
             raise InvalidArg(f"cannot read the article number in {text[:120]!r}", valid=ARTICLE_FORMS)
-        raise InvalidArg(f"cannot read the reference {text[:120]!r}", valid=REFERENCE_HELP)
+        hint, names = _did_you_mean(body)
+        raise InvalidArg(f"cannot read the reference {text[:120]!r}", valid=hint + REFERENCE_HELP, did_you_mean=names)
     arts = {c.article for c in cites if c.article is not None}
     if len(arts) > 1:
         raise InvalidArg(f"{text[:120]!r} names several articles: ask for one article at a time",
@@ -183,8 +197,9 @@ def _target_from_text(store: StatuteStore, text: str) -> Target:
     spans = [(c.start, c.end) for c in cites] + [(c.act.start, c.act.end) for c in cites if c.act and c.act.start >= 0]
     rest = unread_words(body, spans)
     if rest:
+        hint, names = _did_you_mean(rest)
         raise InvalidArg(f"cannot read the reference {text[:120]!r}: it_eli does not know {rest[:80]!r}",
-                         valid=f"{ARTICLE_FORMS}; then the act: {REFERENCE_HELP}")
+                         valid=f"{hint}{ARTICLE_FORMS}; then the act: {REFERENCE_HELP}", did_you_mean=names)
     c = next((x for x in with_act if x.article is not None), with_act[0])
     target = _act_target(store, c)
     if target is None:

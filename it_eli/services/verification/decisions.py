@@ -96,7 +96,7 @@ class DecisionChecks:
         if not (year and number and number.isdigit()):
             return Outcome(status="unparseable_citation", detail="a Cassazione citation needs number and year")
         if self.offline:
-            return Outcome(status="upstream_unavailable", detail="Cassazione decisions are checked live (SentenzeWeb); offline=true: not checked")
+            return Outcome(status="not_checked_offline", detail="Cassazione decisions are checked live (SentenzeWeb); offline=true: not checked")
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return Outcome(status="upstream_unavailable", detail="live lookup budget of this call used up: not checked")
         self.live_used += 1
@@ -122,7 +122,7 @@ class DecisionChecks:
         if not (year and number and number.isdigit()):
             return Outcome(status="unparseable_citation", detail="an administrative decision needs number and year")
         if self.offline:
-            return Outcome(status="upstream_unavailable", detail="administrative decisions are checked live (GA portal); offline=true: not checked")
+            return Outcome(status="not_checked_offline", detail="administrative decisions are checked live (GA portal); offline=true: not checked")
         if self.live_used >= MAX_LIVE_LOOKUPS:
             return Outcome(status="upstream_unavailable", detail="live lookup budget of this call used up: not checked")
         self.live_used += 1

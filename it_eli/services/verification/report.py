@@ -15,11 +15,11 @@ from it_eli.law.scanner import Partitions, partitions_of
 
 Status = Literal[
     "verified", "not_found", "repealed", "declared_unconstitutional", "content_mismatch", "content_unconfirmed",
-    "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "unparseable_citation",
+    "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "not_checked_offline", "unparseable_citation",
     "comma_not_checkable", "lettera_not_checkable", "out_of_corpus",
 ]
 GAP_KINDS = (
-    "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "unparseable_citation",
+    "act_not_in_corpus", "act_unresolvable", "upstream_unavailable", "not_checked_offline", "unparseable_citation",
     "comma_not_checkable", "lettera_not_checkable", "out_of_corpus",
 )
 # outcomes where the article (or decision) was found but a human should look: not a pass
@@ -44,6 +44,9 @@ FALLBACKS = {
     "on normattiva.it",
     "upstream_unavailable": "retry later, or check the source by hand (normattiva.it, italgiure.giustizia.it, "
     "giustizia-amministrativa.it)",
+    # nothing was tried: "retry later" would send the reader after an outage that never happened
+    "not_checked_offline": "run without offline (Cassazione is then looked up on SentenzeWeb, administrative "
+    "decisions on the GA portal), or check it by hand at italgiure.giustizia.it or giustizia-amministrativa.it",
     "unparseable_citation": "write the citation in full: article and act, or court, number and year",
     "comma_not_checkable": "read the article's text (it_get_text) to check the comma by hand",
     "lettera_not_checkable": "read the article's text (it_get_text) to check the lettera / numero by hand",
@@ -268,7 +271,7 @@ MAX_POSITIONS = 10  # start offsets listed per distinct citation
 # worst first: what must never be overlooked (or lost to a page boundary) comes before what is fine
 REPORT_ORDER = (
     "not_found", "content_mismatch", "declared_unconstitutional", "repealed", "content_unconfirmed",
-    "upstream_unavailable", "act_unresolvable",
+    "upstream_unavailable", "act_unresolvable", "not_checked_offline",
     "unparseable_citation", "act_not_in_corpus", "out_of_corpus", "comma_not_checkable", "lettera_not_checkable",
     "verified",
 )
