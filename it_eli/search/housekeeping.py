@@ -8,7 +8,6 @@ disk is full and the next build fails too.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from pathlib import Path
 

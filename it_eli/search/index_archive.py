@@ -247,7 +247,6 @@ def export_index(settings: Settings, dest: Path, *, with_statutes: bool = False,
     archive is written to `dest.part` and renamed, so a half-written archive never has its name.
     """
     from .decisions.model import index_root as decisions_root
-    from .statutes.store import StatuteStore
 
     started = time.monotonic()
     dest = Path(dest)

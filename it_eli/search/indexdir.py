@@ -16,8 +16,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from collections.abc import Iterator
 
-from it_eli.runtime.errors import InvalidArg
-from .schema import META_FILE
+from it_eli.runtime.errors import IndexCorrupt, IndexSchemaMismatch, InvalidArg, ItEliError
+from .schema import META_FILE, open_checked
 from it_eli.runtime.locking import exclusive
 
 _SERVING_NOTES: ContextVar[list[str] | None] = ContextVar("index_serving_notes", default=None)
@@ -64,6 +64,27 @@ class IndexDir:
 
     def has_pointer(self) -> bool:
         return (self.root / "CURRENT").exists()
+
+    def open_served(self, defn, name: str, *, valid: str, command: str):
+        """(path, index, meta, why): the CURRENT build, or, when it cannot be read, the newest
+        earlier complete build that can, with `why` the current one could not (the store words
+        its `index_corrupt` warning); IndexCorrupt naming `command` when no build can be read."""
+        path = self.current()
+        try:
+            if path is None:
+                raise IndexCorrupt(f"CURRENT in {self.root} names no build on disk")
+            return (path, *open_checked(path, defn), None)
+        except IndexSchemaMismatch:
+            raise
+        except Exception as exc:
+            why = exc.message if isinstance(exc, ItEliError) else f"{type(exc).__name__}: {str(exc)[:200]}"
+        for prev in self.complete_builds(exclude=path):
+            try:
+                return (prev, *open_checked(prev, defn), why)
+            except Exception:
+                continue
+        raise IndexCorrupt(f"{name} cannot be read ({why}) and no earlier complete build is on disk",
+                           valid=valid, command=command)
 
     def complete_builds(self, exclude: Path | None = None) -> list[Path]:
         """Builds that finished (their it_eli meta was written last), newest first."""

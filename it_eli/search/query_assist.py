@@ -24,7 +24,7 @@ import tantivy
 from unidecode import unidecode
 
 from .analysis import SCHEMA_DIR, Analyzer
-from it_eli.law.query import And, Node, Not, Or, ParsedQuery, Term, parse_query
+from it_eli.law.query import And, Node, Or, ParsedQuery, Term, parse_query
 
 EXPANSION_WEIGHT = 0.5  # an alternative's words against the typed word's (1.0); a TSV row may set its own
 # The field alias the thesaurus expansions are searched in: an index maps it to its rubrica and

@@ -27,20 +27,6 @@ PARA = ("Ai sensi dell'art. 2043 c.c. e dell'art. 3 della legge 7 agosto 1990, n
         "Cost., il danno va risarcito. ")
 
 
-@pytest.fixture
-async def hanging():
-    """An upstream that takes every request and never answers."""
-    async def never(request):
-        await asyncio.sleep(3600)
-        return web.Response(text="late")
-
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", never)
-    server = TestServer(app)
-    await server.start_server()
-    yield str(server.make_url("")).rstrip("/")
-    await server.close()
-
 
 @pytest.fixture
 async def deep_json():

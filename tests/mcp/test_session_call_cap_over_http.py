@@ -16,8 +16,6 @@ import time
 
 import aiohttp
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from it_eli.runtime.workers import PER_CLIENT_CALLS, PER_CLIENT_QUEUE
 
@@ -25,20 +23,6 @@ HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text
            "mcp-protocol-version": "2025-06-18"}
 FLOOD = 200
 
-
-@pytest.fixture
-async def hanging():
-    """An upstream that takes every request and never answers: each admitted call holds its slot."""
-    async def never(request):
-        await asyncio.sleep(3600)
-        return web.Response(text="late")
-
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", never)
-    server = TestServer(app)
-    await server.start_server()
-    yield str(server.make_url("")).rstrip("/")
-    await server.close()
 
 
 def _free_port() -> int:

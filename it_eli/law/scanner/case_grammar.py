@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from ..grammar import MONTH_RE, ORDINAL_RE
-from .tokens import WS
+from ..grammar import MONTH_RE, ORDINAL_RE, iso_date
+from .tokens import WS, read_year
 
 # a decision's date: "12 febbraio 2021", "10/03/2021", "2.1.19" (one separator, two- or four-digit year)
 # "16 - 19 dicembre 1968": decided on the 16th, deposited on the 19th (the date of record is the last one)
@@ -146,3 +146,13 @@ LIST_JOIN = re.compile(
 # the item named before a later one of the same list ("con l'ordinanza n. 4 del 2001 e con la sentenza ..."),
 # read backwards from that one's start
 EARLIER_ITEM = re.compile(rf"{_PREFIX_ITEM}(?![\d/]){_JOIN}$", re.I)
+
+
+def item_numbers(m: re.Match) -> tuple[list[str], int | None, str | None]:
+    """A decision item's numbers, year and date, written with its own date (`n. 5 del 12 marzo
+    2001`) or as numbers sharing one year (`nn. 4 e 5/2001`)."""
+    if m.group("dn"):
+        year = read_year(m.group("dy"))
+        return [m.group("dn")], year, iso_date(m.group("dd"), m.group("dm"), year)
+    year = read_year(m.group("y2") or m.group("y4"))
+    return re.findall(r"\d+", m.group("nums")), year, iso_date(m.group("d"), m.group("m"), year)

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import re
 
-from ..grammar import iso_date
 from .anchors import TRIGGER
-from .case_grammar import EARLIER_ITEM, LIST_JOIN, OF_AFTER
+from .case_grammar import EARLIER_ITEM, LIST_JOIN, OF_AFTER, item_numbers
 from .model import Citation
-from .tokens import read_year
 
 # who else a decision may be "of" when no court anchor names it: "la sentenza n. 5/2020 del giudice di pace"
 _OTHER_AUTHORITY = re.compile(
@@ -59,12 +57,7 @@ class CaseListReader:
         2001 e con la sentenza n. 9 del 2001 la Corte costituzionale"), each of the court of `last`."""
         text = self.text
         for m in self._earlier_matches(last.start):
-            if m.group("dn"):
-                nums, year = [m.group("dn")], read_year(m.group("dy"))
-                date = iso_date(m.group("dd"), m.group("dm"), year)
-            else:
-                nums, year = re.findall(r"\d+", m.group("nums")), read_year(m.group("y2") or m.group("y4"))
-                date = iso_date(m.group("d"), m.group("m"), year)
+            nums, year, date = item_numbers(m)
             v = m.group("dtype").lower()
             s, e = m.start("dtype"), self._item_end(m)
             for n in nums:

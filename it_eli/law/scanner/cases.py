@@ -9,8 +9,24 @@ import re
 from ..grammar import ORDINALS, iso_date, roman_to_int
 from .anchors import TRIGGER
 from .case_grammar import (
-    BARE_HEAD, CASE_CHAIN, CASE_EL, CASE_PREFIX, DASH_LEAD, DATE_PARTS, ECLI, EU_TRIB, LIST_ITEM, LIST_TAIL,
-    NUM_PARTS, OF_AFTER, OF_BEFORE, PLEN_OF_CDS, PLURAL_DTYPE, PREFIX_WINDOW, SEC_BEFORE,
+    BARE_HEAD,
+    CASE_CHAIN,
+    CASE_EL,
+    CASE_PREFIX,
+    DASH_LEAD,
+    DATE_PARTS,
+    ECLI,
+    EU_TRIB,
+    LIST_ITEM,
+    LIST_TAIL,
+    NUM_PARTS,
+    OF_AFTER,
+    OF_BEFORE,
+    PLEN_OF_CDS,
+    PLURAL_DTYPE,
+    PREFIX_WINDOW,
+    SEC_BEFORE,
+    item_numbers,
 )
 from .courts import SEATED, court_of
 from .model import Citation
@@ -401,12 +417,7 @@ class CaseReader:
             section = "plen"
             sm = PLEN_OF_CDS.match(text, e)
             e = sm.end() if sm else e
-        if m.group("dn"):
-            nums, year = [m.group("dn")], read_year(m.group("dy"))
-            date = iso_date(m.group("dd"), m.group("dm"), year)
-        else:
-            nums, year = re.findall(r"\d+", m.group("nums")), read_year(m.group("y2") or m.group("y4"))
-            date = iso_date(m.group("d"), m.group("m"), year)
+        nums, year, date = item_numbers(m)
         v = m.group("dtype").lower()
         for n in nums:
             self.out.append(Citation(

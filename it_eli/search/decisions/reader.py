@@ -16,18 +16,15 @@ from it_eli import __version__
 from it_eli.law.query import parse_query
 from it_eli.runtime.config import Settings
 from it_eli.runtime.errors import (
-    IndexCorrupt,
     IndexMissing,
-    IndexSchemaMismatch,
     InvalidArg,
-    ItEliError,
     NotFound,
 )
 from it_eli.search.query import MAX_HITS, HitWindow, QueryCompiler, ranked_search
 
 from ..analysis import INFLECTION_WEIGHT, Analyzer
 from ..indexdir import IndexDir
-from ..schema import load_index_def, open_checked, read_meta
+from ..schema import load_index_def, read_meta
 from .arguments import FILTER_IN_QUERY, filters_from_query, normalise_tipologia, validate_decision_ref
 from .model import (
     DEFN_NAME,
@@ -154,26 +151,16 @@ class DecisionIndex:
                 valid="build it with `it-eli index build` (or `it-eli index build --source FILE.zip` offline)",
                 command="it-eli index build",
             )
-        try:
-            if path is None:
-                raise IndexCorrupt(f"CURRENT in {self.idir.root} names no build on disk")
-            return (*open_checked(path, self.defn), None)
-        except IndexSchemaMismatch:
-            raise
-        except Exception as exc:
-            why = exc.message if isinstance(exc, ItEliError) else f"{type(exc).__name__}: {str(exc)[:200]}"
-        for prev in self.idir.complete_builds(exclude=path):
-            try:
-                index, meta = open_checked(prev, self.defn)
-            except Exception:
-                continue
-            warning = (f"index_corrupt: the current Constitutional Court index cannot be read ({why}); serving the "
-                       f"previous complete build ({prev.name}, built {meta.get('built_at')}); rebuild with "
-                       "`it-eli index build`")
-            log.warning(warning)
-            return index, meta, warning
-        raise IndexCorrupt(f"the Constitutional Court index cannot be read ({why}) and no earlier complete build is on disk",
-                           valid="rebuild it with `it-eli index build`", command="it-eli index build")
+        path, index, meta, why = self.idir.open_served(self.defn, "the Constitutional Court index",
+                                                       valid="rebuild it with `it-eli index build`",
+                                                       command="it-eli index build")
+        if why is None:
+            return index, meta, None
+        warning = (f"index_corrupt: the current Constitutional Court index cannot be read ({why}); serving the "
+                   f"previous complete build ({path.name}, built {meta.get('built_at')}); rebuild with "
+                   "`it-eli index build`")
+        log.warning(warning)
+        return index, meta, warning
 
     def _analyzers_for(self, searcher: tantivy.Searcher) -> dict[str, Analyzer]:
         """The query analyzers of one index generation: part fields look up stem siblings in it."""

@@ -14,12 +14,12 @@ import tantivy
 from cachetools import LRUCache
 
 from it_eli.runtime.config import Settings
-from it_eli.runtime.errors import IndexCorrupt, IndexSchemaMismatch, ItEliError
+from it_eli.runtime.errors import ItEliError
 from it_eli.runtime.locking import exclusive
 
 from ..analysis import Analyzer
 from ..indexdir import IndexDir, note_serving
-from ..schema import create_index, load_index_def, open_checked, write_meta
+from ..schema import create_index, load_index_def, write_meta
 from .records import DEFN_NAME, index_root, now_iso
 
 log = logging.getLogger(__name__)
@@ -89,27 +89,16 @@ class StatuteIndex:
     def _open_serving(self) -> tuple[Path, tantivy.Index, str | None]:
         """The CURRENT build; if it cannot be read, the newest earlier complete build, with an
         `index_corrupt` warning that names the rebuild command (the decision index does the same)."""
-        path = self.idir.current()
-        try:
-            if path is None:
-                raise IndexCorrupt(f"CURRENT in {self.idir.root} names no build on disk")
-            return path, open_checked(path, self.defn)[0], None
-        except IndexSchemaMismatch:
-            raise
-        except Exception as exc:
-            why = exc.message if isinstance(exc, ItEliError) else f"{type(exc).__name__}: {str(exc)[:200]}"
-        for prev in self.idir.complete_builds(exclude=path):
-            try:
-                index, _ = open_checked(prev, self.defn)
-            except Exception:
-                continue
-            warning = (f"index_corrupt: the local statute index cannot be read ({why}); serving the newest complete "
-                       f"build that can be read ({prev.name}), which may lack acts stored after it; rebuild it "
-                       f"from the kept exports with `{REBUILD}`")
-            log.warning(warning)
-            return prev, index, warning
-        raise IndexCorrupt(f"the local statute index cannot be read ({why}) and no earlier complete build is on disk",
-                           valid=f"rebuild it from the kept exports with `{REBUILD}`", command=REBUILD)
+        path, index, _, why = self.idir.open_served(self.defn, "the local statute index",
+                                                    valid=f"rebuild it from the kept exports with `{REBUILD}`",
+                                                    command=REBUILD)
+        if why is None:
+            return path, index, None
+        warning = (f"index_corrupt: the local statute index cannot be read ({why}); serving the newest complete "
+                   f"build that can be read ({path.name}), which may lack acts stored after it; rebuild it "
+                   f"from the kept exports with `{REBUILD}`")
+        log.warning(warning)
+        return path, index, warning
 
     def _generation(self) -> tuple:
         """What changes on every commit: the build served and its meta.json stat."""
