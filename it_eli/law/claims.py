@@ -15,7 +15,7 @@ import re
 
 import msgspec
 
-from .scanner import Citation
+from .scanner.model import Citation, SpanCover
 
 # canonical outcomes of the Court (the formulas of its dispositivi)
 OUTCOME_NAMES = {
@@ -110,16 +110,10 @@ def read_outcomes(text: str) -> list[tuple[str, int, int]]:
 def _sentences(text: str, cites: list[Citation], case_starts: list[int]) -> list[tuple[int, int]]:
     """The sentences of `text`; a dot inside a citation ('Corte cost.', 'c.c.') ends none.
     Linear in the text: citations are looked up by bisection, never scanned per boundary."""
-    spans = sorted((c.start, c.end) for c in cites)
-    starts = [a for a, _ in spans]
-    reach, far = [], -1  # reach[i]: the furthest end of spans[0..i]
-    for _, e in spans:
-        far = max(far, e)
-        reach.append(far)
+    inside = SpanCover((c.start, c.end) for c in cites)
     out, start = [], 0
     for m in _SENTENCE_END.finditer(text):
-        i = bisect.bisect_right(starts, m.start()) - 1
-        if i >= 0 and reach[i] > m.start():
+        if m.start() in inside:
             continue
         j = bisect.bisect_left(case_starts, m.end())
         if m.group() == ";" and j < len(case_starts) and case_starts[j] <= m.end() + 4:

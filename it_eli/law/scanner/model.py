@@ -3,6 +3,8 @@ an act reader hands back. Apart because every reader, and the services, speak in
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterable
 from typing import Literal
 
 import msgspec
@@ -98,3 +100,21 @@ class ActHit(msgspec.Struct):
     act: ActRef
     end: int
     more: list[ActRef] = []  # "nn. 301, 305 e 309": the other acts of the same type and date/year
+
+
+class SpanCover:
+    """Whether a place of the text lies inside one of some spans (what the readers read): sorted
+    starts and the furthest end reached so far, so each question is one bisection."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [s for s, _ in ordered]
+        self._reach: list[int] = []  # _reach[i]: the furthest end of ordered[0..i]
+        far = -1
+        for _, e in ordered:
+            far = max(far, e)
+            self._reach.append(far)
+
+    def __contains__(self, at: int) -> bool:
+        i = bisect.bisect_right(self._starts, at) - 1
+        return i >= 0 and self._reach[i] > at

@@ -10,7 +10,7 @@ import bisect
 import re
 
 from ..grammar import MONTH_RE
-from .model import Citation
+from .model import Citation, SpanCover
 
 _DECISION = r"sentenz[ae]|sent(?:t)?\.|ordinanz[ae]|ord(?:d)?\.|decret[oi]|decr\.|decision[ei]|dec\."
 _ACT = (r"legge|leggi|l\.|d\.\s?lgs\.?|d\.\s?l\.|d\.\s?p\.\s?r\.|d\.\s?m\.|decreto[-\s]legge|regolament[oi]|reg\."
@@ -37,20 +37,13 @@ _RV_AFTER = 6  # characters between a decision citation and the massima number t
 def unread_references(text: str, cites: list[Citation]) -> list[tuple[int, int, str]]:
     """(start, end, kind) of every reference-like span of `text` whose number no citation covers, in
     order; kind is 'case' for a decision or a massima, 'statute' for an act or articles."""
-    spans = sorted(_covering_spans(cites))
-    starts = [s for s, _ in spans]
-    reach = []  # the furthest end among spans starting at or before each one
-    far = -1
-    for _, e in spans:
-        far = max(far, e)
-        reach.append(far)
+    read = SpanCover(_covering_spans(cites))
     case_ends = sorted(c.end for c in cites if c.kind in ("case", "ecli"))
     out = []
     for m in REFERENCE_LIKE.finditer(text):
         g = "n" if m.group("n") else "a" if m.group("a") else "rv"
         at = m.start(g)
-        i = bisect.bisect_right(starts, at) - 1
-        if i >= 0 and reach[i] > at:
+        if at in read:
             continue
         if g == "rv":
             j = bisect.bisect_right(case_ends, m.start()) - 1
