@@ -12,6 +12,9 @@ from typing import Literal
 
 import msgspec
 
+from .acts import lookup_act_type
+from .grammar import MONTH_NUMBER, MONTHS
+
 EventKind = Literal["repealed", "unconstitutional", "inserted_after_publication", "lapsed"]
 Scope = Literal["act", "article", "comma", "lettera", "numero", "periodo"]
 
@@ -294,18 +297,13 @@ def hit_status(events: list[ProvisionEvent], day: str | None, *, repealed_flag: 
 
 # ------------------------------------------------------------------ an act repealed as a whole by another
 
-# the act nouns a repeal clause names its object with, and the URN act type each is
-_REPEALED_NOUNS = {
-    "decreto legislativo": "decreto.legislativo", "decreto-legge": "decreto.legge", "decreto legge": "decreto.legge",
-    "legge": "legge", "regio decreto": "regio.decreto",
-    "decreto del presidente della repubblica": "decreto.del.presidente.della.repubblica",
-}
+# the act nouns a repeal clause names its object with (their URN type is the act-type table's)
+_REPEALED_NOUNS = ("decreto legislativo", "decreto-legge", "decreto legge", "legge", "regio decreto",
+                   "decreto del presidente della repubblica")
 _REPEAL_DATE = r"(?P<{p}d>\d{{1,2}})°?\s+(?P<{p}m>{months})\s+(?P<{p}y>\d{{4}})"
 
 
 def _repeal_clause_re(year: int | str, number: str) -> re.Pattern:
-    from .grammar import MONTHS
-
     months = "|".join(MONTHS)
     nouns = "|".join(sorted((re.escape(n) for n in _REPEALED_NOUNS), key=len, reverse=True))
     return re.compile(
@@ -324,11 +322,9 @@ def whole_act_repeal(text: str, act_type: str, year: int | str, number: str) -> 
     """(ISO date of effect, or None when the clause gives none; the clause's words) when `text`
     repeals the act as a whole ("Il decreto legislativo 18 aprile 2016, n. 50, e' abrogato dal 1°
     luglio 2023"), None when it does not, or repeals only a part of it ("L'articolo 15 … e' abrogato")."""
-    from .grammar import MONTH_NUMBER
-
     flat = " ".join((text or "").replace("((", "").replace("))", "").split(" "))
     for m in _repeal_clause_re(year, number).finditer(flat):
-        if _REPEALED_NOUNS[" ".join(m.group("noun").lower().split())] != act_type:
+        if lookup_act_type(m.group("noun")).urn_type != act_type:
             continue
         g = "b" if m.group("bd") else ("a" if m.group("ad") else None)
         since = None
