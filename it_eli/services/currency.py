@@ -10,22 +10,21 @@ from __future__ import annotations
 
 import re
 
+from it_eli.law.grammar import MONTHS
 from it_eli.law.provision_status import ProvisionEvent, whole_act_repeal
 from it_eli.search.query import HitWindow
-from it_eli.search.statutes.store import StatuteStore
 from it_eli.search.statutes.records import StoredArticle, statute_citation
+from it_eli.search.statutes.store import StatuteStore
 
 __all__ = ["later_amending_acts", "repealed_as_a_whole"]
 
-_MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
-           "ottobre", "novembre", "dicembre")
 _AMENDING_RE = re.compile(r"modific|sostitu|abrogat|inserit|soppress|aggiunt|integrat", re.IGNORECASE)
 _URN_DATE_RE = re.compile(r":(\d{4}-\d{2}-\d{2});")
 
 
 def _act_phrase(date_iso: str, number: str) -> str:
     y, m, d = date_iso.split("-")
-    return f"{int(d)} {_MONTHS[int(m) - 1]} {y}, n. {number.lstrip('0') or number}"
+    return f"{int(d)} {MONTHS[int(m) - 1]} {y}, n. {number.lstrip('0') or number}"
 
 
 def later_amending_acts(store: StatuteStore, a: StoredArticle, *, limit: int = 3) -> list[str]:

@@ -26,6 +26,7 @@ import re
 
 from it_eli.law import codes as _codes
 from it_eli.law import grammar as _latin
+from it_eli.law.grammar import MONTH_NUMBER, MONTHS
 from it_eli.law.provision_status import (
     PARTIAL_DECLARATION_RE,
     ActLifecycle,
@@ -38,11 +39,7 @@ __all__ = ["article_events", "act_lifecycle", "clean_text", "note_numbers", "der
 
 # ------------------------------------------------------------------------------------------ dates
 
-_MONTHS = {
-    "gennaio": 1, "febbraio": 2, "marzo": 3, "aprile": 4, "maggio": 5, "giugno": 6, "luglio": 7,
-    "agosto": 8, "settembre": 9, "ottobre": 10, "novembre": 11, "dicembre": 12,
-}
-_MONTH_RE = "|".join(_MONTHS)
+_MONTH_RE = "|".join(MONTHS)
 _WORD_DATE_RE = re.compile(rf"(\d{{1,2}})(?:°|º)?\s+({_MONTH_RE})\s+(\d{{4}})", re.IGNORECASE)
 _SLASH_DATE_RE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 
@@ -56,7 +53,7 @@ def _iso(y: int, m: int, d: int) -> str | None:
 
 def _word_date(s: str) -> str | None:
     m = _WORD_DATE_RE.search(s)
-    return _iso(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1))) if m else None
+    return _iso(int(m.group(3)), MONTH_NUMBER[m.group(2).lower()], int(m.group(1))) if m else None
 
 
 def _slash_date(s: str) -> str | None:
@@ -391,7 +388,7 @@ def _decision(block: str) -> tuple[str, str | None, str | None]:
     parts = [p for p in re.split(r"\s*[-–]\s*", dates) if p.strip()]
     last = parts[-1] if parts else dates
     dm = re.search(rf"(\d{{1,2}})\s+({_MONTH_RE})", last, re.IGNORECASE)
-    when = _iso(int(year), _MONTHS[dm.group(2).lower()], int(dm.group(1))) if dm else None
+    when = _iso(int(year), MONTH_NUMBER[dm.group(2).lower()], int(dm.group(1))) if dm else None
     gu = None
     if m.group("gu"):
         gu = _slash_date(m.group("gu"))
