@@ -58,7 +58,7 @@ _RAISED = re.compile(r"(?:question[ei]|eccezion[ei]|dubbi?o?|profil[io]|censur[a
 # a negation just before the outcome ("non ha dichiarato", "ha escluso l'") turns it into "not X"
 _NEGATION = re.compile(r"\b(?:non\s+(?:ha|hanno|aveva|è|sono|fu|venne)\b[^.;]{0,30}|(?:esclus[oa]|negat[oa]|escludendo|negando)\s+(?:l'|la\s+|il\s+|che\s+)?[^.;]{0,12})$", re.IGNORECASE)
 
-_CONNECTOR = re.compile(r"^[\s,;()]*(?:(?:e|ed|nonché|o|oppure|nonche'|nonché|con|la|le|l'|il|i|nn?\.|nonchè|poi|anche|nella|nelle|nell')[\s,;()]*)*$", re.IGNORECASE)
+_CONNECTOR = re.compile(r"^[\s,;()]*(?:(?:e|ed|nonché|o|oppure|nonche'|con|la|le|l'|il|i|nn?\.|nonchè|poi|anche|nella|nelle|nell')[\s,;()]*)*$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.?!](?=\s+[A-ZÀ-Ý«\"(]|\s*$)|\n\s*\n|;")
 
 NEGATED = "not:"
